@@ -1,0 +1,18 @@
+// The core's string-in, string-out API shared by the CLI and the wasm bindings. Every function
+// catches every exception and returns {"ok": false, "errors": [...]} instead: nothing escapes.
+#pragma once
+#include <string>
+
+namespace slo::api {
+
+// options: {"lang": "en"|"zh", "method": "corrected"|"seed", "formats": ["json","text","markdown"]}
+// -> {"ok", "errors", "scenario" (normalized), "minimal", "report", "text", "markdown"}
+std::string evaluate(const std::string& scenario_json, const std::string& options_json);
+// -> {"ok", "errors", "scenario", "minimal"}
+std::string validate(const std::string& scenario_json, const std::string& lang);
+std::string default_scenario();
+// Model, GPU, scenario and reference presets, precision schemes and the scenario version.
+std::string catalog(const std::string& lang);
+std::string version();
+
+}  // namespace slo::api

@@ -1,0 +1,125 @@
+// The scenario: a versioned JSON document (model, precision, hardware and cluster, deployment,
+// workload, SLO targets, reference measurement). A document may be partial: every omitted field
+// takes the frozen default of its version (core/data/scenarios/defaults-v<N>.json), so old files
+// and share links keep their meaning. Parsing and validation live here.
+#pragma once
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "slo/errors.hpp"
+#include "slo/hardware.hpp"
+#include "slo/model.hpp"
+#include "slo/precision.hpp"
+
+namespace slo {
+
+constexpr int kScenarioVersion = 1;
+
+// One pool of GPUs serving one phase (or both, colocated).
+struct PoolConfig {
+  int gpus = 0;
+  int attention_tp = 1;        // attention tensor parallel; DP attention degree = gpus / pp / attention_tp
+  int ep = 1;                  // expert parallel; MoE TP inside an EP rank = gpus / pp / ep
+  int pp = 1;                  // pipeline stages
+  int redundant_experts = 0;   // extra expert replicas per MoE layer (EPLB)
+  int dp_attention() const { return gpus / pp / attention_tp; }
+  int moe_tp() const { return gpus / pp / ep; }
+};
+
+struct Mtp {
+  int draft_tokens = 0;      // 0 = off
+  double acceptance = 0.7;   // per-draft acceptance probability
+};
+
+struct Workload {
+  double input_tokens = 512;       // mean
+  double input_tokens_max = 512;
+  double output_tokens = 1200;     // mean
+  double output_tokens_max = 1200;
+  double context_length = 32768;   // context a session must be able to hold (capacity target)
+  double arrival_qpm = 0;          // 0 = the rate that delivers the throughput target
+};
+
+enum class ThroughputKind { Total, Output, Input };
+const char* throughput_kind_name(ThroughputKind k);
+
+struct Slo {
+  double concurrent_sessions = 200;
+  double throughput_tokens_per_s = 50000;
+  ThroughputKind throughput_kind = ThroughputKind::Total;
+  double ttft_p50_ms = 800;
+  double ttft_p99_ms = 0;  // 0 = no target
+  double tpot_ms = 50;
+};
+
+struct Deployment {
+  bool disaggregated = false;
+  PoolConfig colocated, prefill, decode;
+  double memory_fraction = 0.9;
+  std::string two_batch_overlap = "auto";  // "on" | "off" | "auto"
+  int chunked_prefill_tokens = 8192;
+  int max_decode_batch_per_gpu = 0;        // 0 = chosen by the model
+  Mtp mtp;
+};
+
+struct Reference {
+  bool present = true;
+  std::string id;  // published point id or "custom"
+  std::string name;
+  std::string source;
+  std::string gpu_id;
+  Gpu gpu;
+  int gpus_per_node = 8;
+  Precision precision;
+  Deployment deployment;
+  Workload workload;
+  double measured_tokens_per_s = 0;
+  ThroughputKind measured_kind = ThroughputKind::Total;
+  double tpot_limit_ms = 50;
+  double ttft_limit_ms = 0;
+  double measured_qpm = 0;
+  bool calibrate = false;  // project the target with the efficiency this measurement implies
+  int gpus() const;
+};
+
+struct Scenario {
+  int version = kScenarioVersion;
+  std::string name;
+  std::string model_preset;  // preset id, or "custom" when model.config is given
+  ModelArch model;
+  Precision precision;
+  std::string gpu_id;  // preset id or "custom"
+  Gpu gpu;             // resolved (preset or custom), with link overrides applied
+  int nodes = 4;
+  int gpus_per_node = 8;
+  Deployment deployment;
+  Workload workload;
+  Slo slo;
+  Reference reference;
+
+  int cluster_gpus() const { return nodes * gpus_per_node; }
+};
+
+struct ParseResult {
+  bool ok = false;
+  Scenario scenario;
+  nlohmann::json normalized;  // the full document (defaults applied), when ok
+  std::vector<FieldError> errors;
+};
+
+// The current version's default scenario (the seed's case), as a full document.
+nlohmann::json default_scenario_json();
+// Frozen defaults of a released version (throws InternalError for an unknown version).
+nlohmann::json defaults_for_version(int version);
+// Parses and validates a (possibly partial) document; errors in the requested language.
+ParseResult parse_scenario(const nlohmann::json& doc, Lang lang = Lang::En);
+ParseResult parse_scenario_text(const std::string& text, Lang lang = Lang::En);
+// The smallest document that parses to the same scenario (fields equal to the defaults dropped).
+nlohmann::json minimal_scenario(const nlohmann::json& normalized);
+
+// Scenario presets shipped with the page and CLI (core/data/scenarios/presets.json).
+nlohmann::json scenario_presets();
+
+}  // namespace slo

@@ -1,0 +1,98 @@
+#include "slo/api.hpp"
+
+#include <algorithm>
+#include <exception>
+
+#include "slo/corrected_report.hpp"
+#include "slo/scenario.hpp"
+#include "slo/seed_method.hpp"
+
+namespace slo::api {
+
+using nlohmann::json;
+
+namespace {
+
+Lang parse_lang(const std::string& s) { return s == "zh" ? Lang::Zh : Lang::En; }
+
+std::string dump(const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); }
+
+json error_doc(const std::string& path, const std::string& message) {
+  return json{{"ok", false}, {"errors", json::array({json{{"path", path}, {"value", ""}, {"expected", ""}, {"message", message}}})}};
+}
+
+json errors_json(const std::vector<FieldError>& errors) {
+  json a = json::array();
+  for (const auto& e : errors) a.push_back(to_json(e));
+  return a;
+}
+
+template <class F>
+std::string guarded(F&& f) {
+  try {
+    return dump(f());
+  } catch (const std::exception& e) {
+    return dump(error_doc("(internal)", std::string("internal error: ") + e.what()));
+  } catch (...) {
+    return dump(error_doc("(internal)", "internal error"));
+  }
+}
+
+}  // namespace
+
+std::string evaluate(const std::string& scenario_json, const std::string& options_json) {
+  return guarded([&]() -> json {
+    json opts = options_json.empty() ? json::object() : json::parse(options_json, nullptr, false);
+    if (opts.is_discarded() || !opts.is_object()) return error_doc("(options)", "options: invalid value; allowed: a JSON object");
+    Lang lang = parse_lang(opts.value("lang", std::string("en")));
+    std::string method = opts.value("method", std::string("corrected"));
+    if (method != "corrected" && method != "seed")
+      return error_doc("(options).method", "method: invalid value \"" + method + "\"; allowed: corrected, seed");
+    json formats = opts.value("formats", json::array({"json"}));
+    ParseResult p = parse_scenario_text(scenario_json, lang);
+    if (!p.ok) return json{{"ok", false}, {"errors", errors_json(p.errors)}};
+    Report r = method == "seed" ? seed_report(p.scenario, lang) : corrected_report(p.scenario, lang);
+    json out{{"ok", true}, {"errors", json::array()}, {"scenario", p.normalized}, {"minimal", minimal_scenario(p.normalized)}};
+    auto want = [&](const char* f) {
+      return formats.is_array() && std::find(formats.begin(), formats.end(), json(f)) != formats.end();
+    };
+    if (want("json")) out["report"] = to_json(r);
+    if (want("text")) out["text"] = render_text(r);
+    if (want("markdown")) out["markdown"] = render_markdown(r);
+    return out;
+  });
+}
+
+std::string validate(const std::string& scenario_json, const std::string& lang) {
+  return guarded([&]() -> json {
+    ParseResult p = parse_scenario_text(scenario_json, parse_lang(lang));
+    if (!p.ok) return json{{"ok", false}, {"errors", errors_json(p.errors)}};
+    return json{{"ok", true}, {"errors", json::array()}, {"scenario", p.normalized}, {"minimal", minimal_scenario(p.normalized)}};
+  });
+}
+
+std::string default_scenario() {
+  return guarded([]() -> json { return default_scenario_json(); });
+}
+
+std::string catalog(const std::string& lang) {
+  return guarded([&]() -> json {
+    (void)lang;
+    json models = json::array();
+    for (const auto& m : model_presets())
+      models.push_back(json{{"id", m.id}, {"name", m.name}, {"status", m.status}, {"note", m.note},
+                            {"published_total", m.published_total}, {"published_active", m.published_active}});
+    json gpus = json::array();
+    for (const auto& g : gpu_presets())
+      gpus.push_back(json{{"id", g.id}, {"name", g.name}, {"memory_gb", g.memory_bytes / 1e9}, {"hbm_tb_s", g.hbm_bytes_s / 1e12},
+                          {"bf16_tflops", g.bf16_flops / 1e12}, {"fp8_tflops", g.fp8_flops / 1e12}, {"int8_tops", g.int8_ops / 1e12},
+                          {"fp4_tflops", g.fp4_flops / 1e12}, {"nvlink_gb_s", g.nvlink_bytes_s / 1e9}, {"nic_gb_s", g.nic_bytes_s / 1e9},
+                          {"nvlink_domain", g.nvlink_domain}, {"calibrated_on", g.calibrated_on}});
+    return json{{"ok", true}, {"scenario_version", kScenarioVersion}, {"version", SLO_VERSION}, {"models", models}, {"gpus", gpus},
+                {"scenario_presets", scenario_presets()}};
+  });
+}
+
+std::string version() { return SLO_VERSION; }
+
+}  // namespace slo::api

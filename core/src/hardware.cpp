@@ -1,0 +1,78 @@
+#include "slo/hardware.hpp"
+
+#include <map>
+
+#include "slo/data.hpp"
+#include "slo/errors.hpp"
+
+namespace slo {
+
+using nlohmann::json;
+
+double Gpu::peak(DType t) const {
+  switch (t) {
+    case DType::BF16:
+    case DType::FP16: return bf16_flops;
+    case DType::FP8: return fp8_flops;
+    case DType::INT8: return int8_ops;
+    case DType::INT4: return int8_ops;  // no INT4 tensor-core path is modelled: runs as INT8
+    case DType::NVFP4:
+    case DType::MXFP4:
+    case DType::FP4: return fp4_flops;
+  }
+  return bf16_flops;
+}
+
+static Efficiency read_eff(const json& j, Efficiency e) {
+  e.gemm = j.value("gemm", e.gemm);
+  e.attention = j.value("attention", e.attention);
+  e.hbm = j.value("hbm", e.hbm);
+  e.nvlink = j.value("nvlink", e.nvlink);
+  e.rdma = j.value("rdma", e.rdma);
+  e.comm_latency_us = j.value("comm_latency_us", e.comm_latency_us);
+  e.step_overhead_ms = j.value("step_overhead_ms", e.step_overhead_ms);
+  return e;
+}
+
+const std::vector<Gpu>& gpu_presets() {
+  static const std::vector<Gpu> gpus = [] {
+    std::vector<Gpu> out;
+    json doc = json::parse(data::file("gpus.json"));
+    std::map<std::string, Efficiency> families;
+    for (const auto& [name, f] : doc.at("efficiency_families").items()) families[name] = read_eff(f, Efficiency{});
+    for (const auto& g : doc.at("gpus")) {
+      Gpu x;
+      x.id = g.at("id");
+      x.name = g.at("name");
+      // Spec sheets give memory in GB (1e9 B) or, where the vendor does, GiB.
+      x.memory_bytes = g.contains("memory_gib") ? g.at("memory_gib").get<double>() * 1073741824.0
+                                                : g.at("memory_gb").get<double>() * 1e9;
+      x.hbm_bytes_s = g.at("hbm_tb_s").get<double>() * 1e12;
+      x.bf16_flops = g.at("bf16_tflops").get<double>() * 1e12;
+      x.fp8_flops = g.value("fp8_tflops", 0.0) * 1e12;
+      x.int8_ops = g.value("int8_tops", 0.0) * 1e12;
+      x.fp4_flops = g.value("fp4_tflops", 0.0) * 1e12;
+      x.nvlink_bytes_s = g.value("nvlink_gb_s", 0.0) * 1e9;
+      x.nic_bytes_s = g.value("nic_gb_s", 0.0) * 1e9;
+      x.nvlink_domain = g.value("nvlink_domain", 8);
+      std::string fam = g.value("efficiency_family", "default");
+      if (!families.count(fam)) throw InternalError("gpus.json: unknown efficiency family " + fam);
+      x.eff = families[fam];
+      if (g.contains("efficiency")) x.eff = read_eff(g.at("efficiency"), x.eff);
+      if (g.contains("calibrated_on")) x.calibrated_on = g.at("calibrated_on").get<std::vector<std::string>>();
+      x.calibration_note = g.value("calibration_note", "");
+      x.spec_note = g.value("spec_note", "");
+      out.push_back(std::move(x));
+    }
+    return out;
+  }();
+  return gpus;
+}
+
+const Gpu* find_gpu(const std::string& id) {
+  for (const auto& g : gpu_presets())
+    if (g.id == id) return &g;
+  return nullptr;
+}
+
+}  // namespace slo

@@ -1,0 +1,600 @@
+// Scenario documents: version migration, defaults, unknown-field detection and validation.
+#include "slo/scenario.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+#include <sstream>
+
+#include "slo/data.hpp"
+
+namespace slo {
+
+using nlohmann::json;
+
+const char* throughput_kind_name(ThroughputKind k) {
+  switch (k) {
+    case ThroughputKind::Total: return "total";
+    case ThroughputKind::Output: return "output";
+    case ThroughputKind::Input: return "input";
+  }
+  return "total";
+}
+
+int Reference::gpus() const {
+  return deployment.disaggregated ? deployment.prefill.gpus + deployment.decode.gpus : deployment.colocated.gpus;
+}
+
+json defaults_for_version(int version) {
+  std::string path = "scenarios/defaults-v" + std::to_string(version) + ".json";
+  if (!data::has_file(path)) throw InternalError("no frozen defaults for scenario version " + std::to_string(version));
+  return json::parse(data::file(path));
+}
+
+json default_scenario_json() { return defaults_for_version(kScenarioVersion); }
+
+json scenario_presets() { return json::parse(data::file("scenarios/presets.json")); }
+
+namespace {
+
+std::string join(const std::vector<std::string>& v, const char* sep = ", ") {
+  std::string s;
+  for (std::size_t i = 0; i < v.size(); ++i) s += (i ? sep : "") + v[i];
+  return s;
+}
+
+std::string num_text(double x) {
+  std::ostringstream o;
+  o.precision(10);
+  o << x;
+  return o.str();
+}
+
+// Paths whose value is free-form (validated by their own parser), never merged key by key.
+bool free_form(const std::string& path) {
+  return path == "model.config" || path == "hardware.custom_gpu";
+}
+
+// Merges `patch` into `base` (objects key by key, everything else replaced) and reports keys the
+// version's defaults do not have.
+void merge(json& base, const json& patch, const std::string& path, Errors& E) {
+  for (auto it = patch.begin(); it != patch.end(); ++it) {
+    const std::string key = it.key();
+    const std::string p = path.empty() ? key : path + "." + key;
+    if (!base.contains(key)) {
+      std::vector<std::string> keys;
+      for (auto b = base.begin(); b != base.end(); ++b) keys.push_back(b.key());
+      E.add_rule(p, &it.value(), "is not a known field", "不是已知字段", "one of: " + join(keys),
+                 "以下之一：" + join(keys));
+      continue;
+    }
+    json& b = base[key];
+    if (b.is_object() && !free_form(p)) {
+      if (!it.value().is_object()) {
+        E.add(p, &it.value(), "an object", "对象");
+        continue;
+      }
+      merge(b, it.value(), p, E);
+    } else {
+      b = it.value();
+    }
+  }
+}
+
+// Schema migrations: a document of version v becomes a document of version v + 1.
+// Version 1 is the first released version; later versions add a step here and freeze their defaults.
+json migrate(json doc, int from) {
+  (void)from;
+  return doc;
+}
+
+std::string P(const std::string& base, const char* key) { return base.empty() ? std::string(key) : base + "." + key; }
+
+struct Reader {
+  Errors& E;
+
+  const json* at(const json& obj, const char* key) const {
+    auto it = obj.find(key);
+    return it == obj.end() ? nullptr : &*it;
+  }
+
+  // A number in [lo, hi]; `nullable` accepts null (returns `null_value`).
+  double number(const json& obj, const std::string& base, const char* key, double lo, double hi, bool integer,
+                bool nullable = false, double null_value = 0, bool lo_open = false) {
+    const json* v = at(obj, key);
+    std::string path = P(base, key);
+    std::string kind_en = integer ? "an integer" : "a number";
+    std::string kind_zh = integer ? "整数" : "数值";
+    std::string range_en = kind_en + " in " + (lo_open ? "(" : "[") + num_text(lo) + ", " + num_text(hi) + "]" +
+                           (nullable ? " or null" : "");
+    std::string range_zh = (lo_open ? "(" : "[") + num_text(lo) + ", " + num_text(hi) + "] 内的" + kind_zh +
+                           (nullable ? "，或 null" : "");
+    if (v && v->is_null() && nullable) return null_value;
+    if (!v || !v->is_number()) {
+      E.add(path, v, range_en, range_zh);
+      return std::isfinite(null_value) ? null_value : lo;
+    }
+    double x = v->get<double>();
+    bool bad = !std::isfinite(x) || x < lo || x > hi || (lo_open && x <= lo) || (integer && x != std::floor(x));
+    if (bad) {
+      E.add(path, v, range_en, range_zh);
+      return std::max(lo, std::min(hi, std::isfinite(x) ? x : lo));
+    }
+    return x;
+  }
+
+  int integer(const json& obj, const std::string& base, const char* key, int lo, int hi, bool nullable = false,
+              int null_value = 0) {
+    return static_cast<int>(number(obj, base, key, lo, hi, true, nullable, null_value));
+  }
+
+  std::string choice(const json& obj, const std::string& base, const char* key, const std::vector<std::string>& options) {
+    const json* v = at(obj, key);
+    if (v && v->is_string()) {
+      std::string s = v->get<std::string>();
+      if (std::find(options.begin(), options.end(), s) != options.end()) return s;
+    }
+    E.add(P(base, key), v, "one of: " + join(options), "以下之一：" + join(options));
+    return options.front();
+  }
+
+  bool boolean(const json& obj, const std::string& base, const char* key) {
+    const json* v = at(obj, key);
+    if (v && v->is_boolean()) return v->get<bool>();
+    E.add(P(base, key), v, "true or false", "true 或 false");
+    return false;
+  }
+
+  std::string text(const json& obj, const std::string& base, const char* key, std::size_t max_len, bool nullable) {
+    const json* v = at(obj, key);
+    if (nullable && v && v->is_null()) return "";
+    if (!v || !v->is_string() || v->get<std::string>().size() > max_len) {
+      E.add(P(base, key), v, "a string of at most " + std::to_string(max_len) + " bytes" + (nullable ? " or null" : ""),
+            "不超过 " + std::to_string(max_len) + " 字节的字符串" + (nullable ? "，或 null" : ""));
+      return "";
+    }
+    return v->get<std::string>();
+  }
+
+  const json& object(const json& obj, const std::string& base, const char* key) {
+    static const json empty = json::object();
+    const json* v = at(obj, key);
+    if (!v || !v->is_object()) {
+      E.add(P(base, key), v, "an object", "对象");
+      return empty;
+    }
+    return *v;
+  }
+};
+
+const std::vector<std::string> kWeightFormats = {"bf16", "fp16", "fp8", "int8", "int4", "nvfp4", "mxfp4"};
+const std::vector<std::string> kActivationFormats = {"bf16", "fp16", "fp8", "int8", "fp4"};
+const std::vector<std::string> kKvFormats = {"bf16", "fp16", "fp8", "int8"};
+const std::vector<std::string> kHighPrecision = {"embedding", "lm_head", "router", "norms", "attention"};
+
+Precision read_precision(Reader& R, const json& o, const std::string& base) {
+  Precision p;
+  parse_dtype(R.choice(o, base, "weights", kWeightFormats), p.weights);
+  parse_dtype(R.choice(o, base, "activations", kActivationFormats), p.activations);
+  parse_dtype(R.choice(o, base, "kv_cache", kKvFormats), p.kv_cache);
+  int g = R.integer(o, base, "group_size", 16, 1024);
+  if (g != 16 && g != 32 && g != 64 && g != 128 && g != 256 && g != 512 && g != 1024) {
+    R.E.add(base + ".group_size", R.at(o, "group_size"), "a power of two from 16 to 1024", "16 到 1024 之间的 2 的幂");
+    g = 128;
+  }
+  p.group_size = g;
+  const json* hp = R.at(o, "high_precision");
+  p.hp_embedding = p.hp_lm_head = p.hp_router = p.hp_norms = p.hp_attention = false;
+  if (!hp || !hp->is_array()) {
+    R.E.add(base + ".high_precision", hp, "an array of: " + join(kHighPrecision), "以下值组成的数组：" + join(kHighPrecision));
+  } else {
+    std::set<std::string> seen;
+    for (std::size_t i = 0; i < hp->size(); ++i) {
+      const json& x = (*hp)[i];
+      std::string path = base + ".high_precision[" + std::to_string(i) + "]";
+      if (!x.is_string() || std::find(kHighPrecision.begin(), kHighPrecision.end(), x.get<std::string>()) == kHighPrecision.end()) {
+        R.E.add(path, &x, "one of: " + join(kHighPrecision), "以下之一：" + join(kHighPrecision));
+        continue;
+      }
+      std::string s = x.get<std::string>();
+      if (!seen.insert(s).second) {
+        R.E.add_rule(path, &x, "is listed twice", "重复出现", "each component at most once", "每个组件至多出现一次");
+        continue;
+      }
+      if (s == "embedding") p.hp_embedding = true;
+      if (s == "lm_head") p.hp_lm_head = true;
+      if (s == "router") p.hp_router = true;
+      if (s == "norms") p.hp_norms = true;
+      if (s == "attention") p.hp_attention = true;
+    }
+  }
+  return p;
+}
+
+void check_precision_on_gpu(Reader& R, const Precision& p, const Gpu& g, const std::string& base, const json& o) {
+  DType compute;
+  std::string why_en, why_zh;
+  if (!gemm_dtype(p.weights, p.activations, compute, why_en, why_zh)) {
+    R.E.add_rule(base + ".activations", R.at(o, "activations"), "does not pair with weights \"" + std::string(dtype_name(p.weights)) + "\"",
+                 "不能与权重 \"" + std::string(dtype_name(p.weights)) + "\" 搭配", why_en, why_zh);
+    return;
+  }
+  if (g.peak(compute) <= 0) {
+    R.E.add_rule(base + ".activations", R.at(o, "activations"),
+                 "needs " + std::string(dtype_name(compute)) + " tensor cores, which " + g.name + " does not have",
+                 "需要 " + std::string(dtype_name(compute)) + " 张量核心，而 " + g.name + " 没有",
+                 "a format " + g.name + " computes in (bf16, fp16" + (g.fp8_flops > 0 ? ", fp8" : "") +
+                     (g.int8_ops > 0 ? ", int8" : "") + (g.fp4_flops > 0 ? ", fp4" : "") + ")",
+                 g.name + " 支持的计算格式（bf16、fp16" + (g.fp8_flops > 0 ? "、fp8" : "") + (g.int8_ops > 0 ? "、int8" : "") +
+                     (g.fp4_flops > 0 ? "、fp4" : "") + "）");
+  }
+}
+
+PoolConfig read_pool(Reader& R, const json& o, const std::string& base, int max_gpus) {
+  PoolConfig p;
+  p.gpus = R.integer(o, base, "gpus", 1, std::max(1, max_gpus));
+  p.attention_tp = R.integer(o, base, "attention_tp", 1, 1024);
+  p.ep = R.integer(o, base, "ep", 1, 4096);
+  p.pp = R.integer(o, base, "pp", 1, 1024);
+  p.redundant_experts = R.integer(o, base, "redundant_experts", 0, 4096);
+  return p;
+}
+
+// Cross-field rules of one active pool against the model: the impossible deployments.
+void check_pool(Reader& R, const PoolConfig& p, const ModelArch& m, const std::string& base, const json& o) {
+  auto n = [](long long x) { return std::to_string(x); };
+  if (p.gpus % p.pp != 0) {
+    R.E.add_rule(base + ".pp", R.at(o, "pp"), "does not divide gpus (" + n(p.gpus) + ")", "不能整除 gpus（" + n(p.gpus) + "）",
+                 "a divisor of " + n(p.gpus), n(p.gpus) + " 的约数");
+    return;
+  }
+  if (p.pp > m.layers)
+    R.E.add_rule(base + ".pp", R.at(o, "pp"), "exceeds the model's layer count (" + n(m.layers) + ")",
+                 "超过模型层数（" + n(m.layers) + "）", "at most " + n(m.layers), "不超过 " + n(m.layers));
+  int stage = p.gpus / p.pp;
+  if (stage % p.attention_tp != 0)
+    R.E.add_rule(base + ".attention_tp", R.at(o, "attention_tp"), "does not divide the GPUs of a pipeline stage (" + n(stage) + ")",
+                 "不能整除每个流水级的 GPU 数（" + n(stage) + "）", "a divisor of " + n(stage), n(stage) + " 的约数");
+  if (p.attention_tp > m.heads)
+    R.E.add_rule(base + ".attention_tp", R.at(o, "attention_tp"), "is above the model's attention head count (" + n(m.heads) + ")",
+                 "超过模型注意力头数（" + n(m.heads) + "）", "at most " + n(m.heads) + " and dividing it",
+                 "不超过 " + n(m.heads) + " 且能整除它");
+  else if (m.heads % p.attention_tp != 0)
+    R.E.add_rule(base + ".attention_tp", R.at(o, "attention_tp"), "does not divide the head count (" + n(m.heads) + ")",
+                 "不能整除注意力头数（" + n(m.heads) + "）", "a divisor of " + n(m.heads), n(m.heads) + " 的约数");
+  if (stage % p.ep != 0) {
+    R.E.add_rule(base + ".ep", R.at(o, "ep"), "does not divide the GPUs of a pipeline stage (" + n(stage) + ")",
+                 "不能整除每个流水级的 GPU 数（" + n(stage) + "）", "a divisor of " + n(stage), n(stage) + " 的约数");
+    return;
+  }
+  if (!m.is_moe()) {
+    if (p.ep != 1)
+      R.E.add_rule(base + ".ep", R.at(o, "ep"), "is set for a dense model (no experts)", "用于稠密模型（无专家）", "1", "1");
+    if (p.redundant_experts != 0)
+      R.E.add_rule(base + ".redundant_experts", R.at(o, "redundant_experts"), "is set for a dense model", "用于稠密模型", "0", "0");
+    return;
+  }
+  int slots = m.routed_experts + p.redundant_experts;
+  if (slots % p.ep != 0)
+    R.E.add_rule(base + ".ep", R.at(o, "ep"),
+                 "does not divide routed experts + redundant experts (" + n(m.routed_experts) + " + " + n(p.redundant_experts) + " = " + n(slots) + ")",
+                 "不能整除路由专家数 + 冗余专家数（" + n(m.routed_experts) + " + " + n(p.redundant_experts) + " = " + n(slots) + "）",
+                 "a divisor of " + n(slots) + ", or change redundant_experts", n(slots) + " 的约数，或调整 redundant_experts");
+  else if (p.ep > slots)
+    R.E.add_rule(base + ".ep", R.at(o, "ep"), "exceeds the expert slots (" + n(slots) + ")", "超过专家槽位数（" + n(slots) + "）",
+                 "at most " + n(slots), "不超过 " + n(slots));
+  int moe_tp = stage / p.ep;
+  if (m.moe_intermediate % moe_tp != 0)
+    R.E.add_rule(base + ".ep", R.at(o, "ep"),
+                 "leaves an expert tensor-parallel degree of " + n(moe_tp) + " that does not divide moe_intermediate_size (" + n(m.moe_intermediate) + ")",
+                 "使专家张量并行度为 " + n(moe_tp) + "，不能整除 moe_intermediate_size（" + n(m.moe_intermediate) + "）",
+                 "an ep for which gpus / pp / ep divides " + n(m.moe_intermediate), "使 gpus / pp / ep 能整除 " + n(m.moe_intermediate) + " 的 ep");
+}
+
+Deployment read_deployment(Reader& R, const json& o, const std::string& base, int cluster) {
+  Deployment d;
+  d.disaggregated = R.choice(o, base, "mode", {"colocated", "disaggregated"}) == "disaggregated";
+  d.colocated = read_pool(R, R.object(o, base, "colocated"), base + ".colocated", cluster);
+  d.prefill = read_pool(R, R.object(o, base, "prefill"), base + ".prefill", cluster);
+  d.decode = read_pool(R, R.object(o, base, "decode"), base + ".decode", cluster);
+  d.memory_fraction = R.number(o, base, "memory_fraction", 0.1, 1.0, false);
+  d.two_batch_overlap = R.choice(o, base, "two_batch_overlap", {"auto", "on", "off"});
+  d.chunked_prefill_tokens = R.integer(o, base, "chunked_prefill_tokens", 256, 1 << 20);
+  d.max_decode_batch_per_gpu = R.integer(o, base, "max_decode_batch_per_gpu", 1, 65536, true, 0);
+  const json& mtp = R.object(o, base, "mtp");
+  d.mtp.draft_tokens = R.integer(mtp, base + ".mtp", "draft_tokens", 0, 8);
+  d.mtp.acceptance = R.number(mtp, base + ".mtp", "acceptance", 0.0, 1.0, false);
+  return d;
+}
+
+void check_deployment(Reader& R, const Deployment& d, const ModelArch& m, const json& o, const std::string& base, int cluster,
+                      const std::string& cluster_desc) {
+  if (d.disaggregated) {
+    check_pool(R, d.prefill, m, base + ".prefill", R.object(o, base, "prefill"));
+    check_pool(R, d.decode, m, base + ".decode", R.object(o, base, "decode"));
+    int used = d.prefill.gpus + d.decode.gpus;
+    if (used > cluster)
+      R.E.add_rule(base + ".decode.gpus", R.at(R.object(o, base, "decode"), "gpus"),
+                   "plus prefill.gpus (" + std::to_string(d.prefill.gpus) + ") = " + std::to_string(used) + " exceeds the cluster (" + cluster_desc + ")",
+                   "加上 prefill.gpus（" + std::to_string(d.prefill.gpus) + "）= " + std::to_string(used) + "，超过集群规模（" + cluster_desc + "）",
+                   "prefill.gpus + decode.gpus <= " + std::to_string(cluster), "prefill.gpus + decode.gpus <= " + std::to_string(cluster));
+  } else {
+    check_pool(R, d.colocated, m, base + ".colocated", R.object(o, base, "colocated"));
+  }
+}
+
+Workload read_workload(Reader& R, const json& o, const std::string& base) {
+  Workload w;
+  w.input_tokens = R.number(o, base, "input_tokens", 1, 1e7, false);
+  w.input_tokens_max = R.number(o, base, "input_tokens_max", 1, 1e7, false);
+  w.output_tokens = R.number(o, base, "output_tokens", 1, 1e7, false);
+  w.output_tokens_max = R.number(o, base, "output_tokens_max", 1, 1e7, false);
+  w.context_length = R.integer(o, base, "context_length", 1, 10000000);
+  w.arrival_qpm = R.number(o, base, "arrival_qpm", 0, 1e7, false, true, 0, true);
+  if (w.input_tokens_max < w.input_tokens)
+    R.E.add_rule(base + ".input_tokens_max", R.at(o, "input_tokens_max"), "is below the mean input_tokens (" + num_text(w.input_tokens) + ")",
+                 "小于平均输入长度 input_tokens（" + num_text(w.input_tokens) + "）", ">= input_tokens", ">= input_tokens");
+  if (w.output_tokens_max < w.output_tokens)
+    R.E.add_rule(base + ".output_tokens_max", R.at(o, "output_tokens_max"), "is below the mean output_tokens (" + num_text(w.output_tokens) + ")",
+                 "小于平均输出长度 output_tokens（" + num_text(w.output_tokens) + "）", ">= output_tokens", ">= output_tokens");
+  return w;
+}
+
+ThroughputKind read_kind(Reader& R, const json& o, const std::string& base, const char* key) {
+  std::string k = R.choice(o, base, key, {"total", "output", "input"});
+  return k == "output" ? ThroughputKind::Output : k == "input" ? ThroughputKind::Input : ThroughputKind::Total;
+}
+
+bool read_custom_gpu(Reader& R, const json* v, Gpu& g) {
+  const std::string base = "hardware.custom_gpu";
+  if (!v || !v->is_object()) {
+    R.E.add(base, v, "an object {name, memory_gb, hbm_tb_s, bf16_tflops, fp8_tflops, int8_tops, fp4_tflops, nvlink_gb_s, nic_gb_s} when hardware.gpu is \"custom\"",
+            "hardware.gpu 为 \"custom\" 时须为对象 {name, memory_gb, hbm_tb_s, bf16_tflops, fp8_tflops, int8_tops, fp4_tflops, nvlink_gb_s, nic_gb_s}");
+    return false;
+  }
+  static const std::vector<std::string> keys = {"name", "memory_gb", "hbm_tb_s", "bf16_tflops", "fp8_tflops",
+                                                "int8_tops", "fp4_tflops", "nvlink_gb_s", "nic_gb_s", "nvlink_domain"};
+  for (auto it = v->begin(); it != v->end(); ++it)
+    if (std::find(keys.begin(), keys.end(), it.key()) == keys.end())
+      R.E.add_rule(base + "." + it.key(), &it.value(), "is not a known field", "不是已知字段", "one of: " + join(keys), "以下之一：" + join(keys));
+  const json& o = *v;
+  const Gpu* def = find_gpu("h100-80g");
+  g = Gpu{};
+  g.id = "custom";
+  g.name = o.contains("name") ? R.text(o, base, "name", 80, false) : "Custom GPU";
+  g.memory_bytes = R.number(o, base, "memory_gb", 1, 4096, false) * 1e9;
+  g.hbm_bytes_s = R.number(o, base, "hbm_tb_s", 0.05, 100, false) * 1e12;
+  g.bf16_flops = R.number(o, base, "bf16_tflops", 1, 100000, false) * 1e12;
+  g.fp8_flops = o.contains("fp8_tflops") ? R.number(o, base, "fp8_tflops", 0, 100000, false, true, 0) * 1e12 : 0;
+  g.int8_ops = o.contains("int8_tops") ? R.number(o, base, "int8_tops", 0, 100000, false, true, 0) * 1e12 : 0;
+  g.fp4_flops = o.contains("fp4_tflops") ? R.number(o, base, "fp4_tflops", 0, 100000, false, true, 0) * 1e12 : 0;
+  g.nvlink_bytes_s = R.number(o, base, "nvlink_gb_s", 1, 100000, false) * 1e9;
+  g.nic_bytes_s = R.number(o, base, "nic_gb_s", 0.1, 100000, false) * 1e9;
+  g.nvlink_domain = o.contains("nvlink_domain") ? R.integer(o, base, "nvlink_domain", 1, 576) : 8;
+  // A custom GPU has no published measurement: it takes the default family's factors.
+  g.eff = Efficiency{};
+  if (def) g.calibration_note = "custom GPU: uncalibrated default efficiency factors";
+  return true;
+}
+
+}  // namespace
+
+ParseResult parse_scenario(const json& doc, Lang lang) {
+  ParseResult res;
+  Errors E(lang);
+  Reader R{E};
+  auto fail = [&]() {
+    res.ok = false;
+    res.errors = E.list();
+    return res;
+  };
+  if (!doc.is_object()) {
+    E.add("(document)", &doc, "a JSON object with \"version\": 1", "含 \"version\": 1 的 JSON 对象");
+    return fail();
+  }
+  const json* ver = R.at(doc, "version");
+  if (!ver || !ver->is_number_integer() || ver->get<int64_t>() < 1 || ver->get<int64_t>() > kScenarioVersion) {
+    if (ver && ver->is_number_integer() && ver->get<int64_t>() > kScenarioVersion)
+      E.add_rule("version", ver, "is newer than this estimator", "比本估算器更新",
+                 "an integer from 1 to " + std::to_string(kScenarioVersion) + " (update the estimator to open it)",
+                 "1 到 " + std::to_string(kScenarioVersion) + " 的整数（请升级估算器后打开）");
+    else
+      E.add("version", ver, "an integer from 1 to " + std::to_string(kScenarioVersion), "1 到 " + std::to_string(kScenarioVersion) + " 的整数");
+    return fail();
+  }
+  int version = static_cast<int>(ver->get<int64_t>());
+  // Apply the document to the frozen defaults of its own version, then migrate to the current one.
+  json merged = defaults_for_version(version);
+  merge(merged, doc, "", E);
+  if (!E.empty()) return fail();
+  for (int v = version; v < kScenarioVersion; ++v) merged = migrate(std::move(merged), v);
+  merged["version"] = kScenarioVersion;
+
+  Scenario& s = res.scenario;
+  s.version = kScenarioVersion;
+  s.name = R.text(merged, "", "name", 200, false);
+
+  // Model.
+  const json& mo = R.object(merged, "", "model");
+  const json* cfg = R.at(mo, "config");
+  std::string preset_name = R.text(mo, "model", "name", 120, true);
+  if (cfg && !cfg->is_null()) {
+    if (cfg->is_object() && cfg->size() > 2000) {
+      E.add("model.config", cfg, "a config.json object of at most 2000 keys", "不超过 2000 个键的 config.json 对象");
+    } else if (parse_hf_config(*cfg, "model.config", s.model, E)) {
+      s.model_preset = "custom";
+      s.model.id = "custom";
+      s.model.name = preset_name.empty() ? (s.model.model_type.empty() ? "Custom model" : s.model.model_type) : preset_name;
+    }
+  } else {
+    std::vector<std::string> ids;
+    for (const auto& p : model_presets()) ids.push_back(p.id);
+    const json* pv = R.at(mo, "preset");
+    if (pv && pv->is_string() && find_model_preset(pv->get<std::string>())) {
+      s.model_preset = pv->get<std::string>();
+      s.model = load_preset(s.model_preset);
+      if (!preset_name.empty()) s.model.name = preset_name;
+    } else {
+      E.add("model.preset", pv, "one of: " + join(ids) + " (or set model.config to a config.json)",
+            "以下之一：" + join(ids) + "（或在 model.config 中给出 config.json）");
+    }
+  }
+
+  // Hardware.
+  const json& hw = R.object(merged, "", "hardware");
+  std::vector<std::string> gpu_ids;
+  for (const auto& g : gpu_presets()) gpu_ids.push_back(g.id);
+  gpu_ids.push_back("custom");
+  s.gpu_id = R.choice(hw, "hardware", "gpu", gpu_ids);
+  bool gpu_ok = true;
+  if (s.gpu_id == "custom") gpu_ok = read_custom_gpu(R, R.at(hw, "custom_gpu"), s.gpu);
+  else if (const Gpu* g = find_gpu(s.gpu_id)) s.gpu = *g;
+  if (const json* cg = R.at(hw, "custom_gpu"); s.gpu_id != "custom" && cg && !cg->is_null())
+    E.add_rule("hardware.custom_gpu", cg, "is set while hardware.gpu is \"" + s.gpu_id + "\"",
+               "已设置，但 hardware.gpu 为 \"" + s.gpu_id + "\"", "null unless hardware.gpu is \"custom\"",
+               "除非 hardware.gpu 为 \"custom\"，否则为 null");
+  s.nodes = R.integer(hw, "hardware", "nodes", 1, 4096);
+  s.gpus_per_node = R.integer(hw, "hardware", "gpus_per_node", 1, 576);
+  double nvl = R.number(hw, "hardware", "nvlink_gb_s", 0, 100000, false, true, 0, true);
+  double nic = R.number(hw, "hardware", "nic_gb_s", 0, 100000, false, true, 0, true);
+  if (nvl > 0) s.gpu.nvlink_bytes_s = nvl * 1e9;
+  if (nic > 0) s.gpu.nic_bytes_s = nic * 1e9;
+  if (gpu_ok && s.gpus_per_node > s.gpu.nvlink_domain && s.gpu.nvlink_domain > 0)
+    E.add_rule("hardware.gpus_per_node", R.at(hw, "gpus_per_node"),
+               "exceeds the NVLink domain of " + s.gpu.name + " (" + std::to_string(s.gpu.nvlink_domain) + ")",
+               "超过 " + s.gpu.name + " 的 NVLink 域（" + std::to_string(s.gpu.nvlink_domain) + "）",
+               "at most " + std::to_string(s.gpu.nvlink_domain), "不超过 " + std::to_string(s.gpu.nvlink_domain));
+
+  // Precision.
+  const json& pr = R.object(merged, "", "precision");
+  s.precision = read_precision(R, pr, "precision");
+  if (gpu_ok && E.empty()) check_precision_on_gpu(R, s.precision, s.gpu, "precision", pr);
+
+  // Deployment.
+  const int cluster = s.cluster_gpus();
+  const std::string cluster_desc = std::to_string(s.nodes) + " x " + std::to_string(s.gpus_per_node) + " = " + std::to_string(cluster) + " GPUs";
+  const json& dep = R.object(merged, "", "deployment");
+  s.deployment = read_deployment(R, dep, "deployment", cluster);
+
+  // Workload and SLO.
+  s.workload = read_workload(R, R.object(merged, "", "workload"), "workload");
+  const json& slo = R.object(merged, "", "slo");
+  s.slo.concurrent_sessions = R.number(slo, "slo", "concurrent_sessions", 0, 1e9, true, true, 0, true);
+  s.slo.throughput_tokens_per_s = R.number(slo, "slo", "throughput_tokens_per_s", 0, 1e12, false, true, 0, true);
+  s.slo.throughput_kind = read_kind(R, slo, "slo", "throughput_kind");
+  s.slo.ttft_p50_ms = R.number(slo, "slo", "ttft_p50_ms", 0, 1e9, false, true, 0, true);
+  s.slo.ttft_p99_ms = R.number(slo, "slo", "ttft_p99_ms", 0, 1e9, false, true, 0, true);
+  s.slo.tpot_ms = R.number(slo, "slo", "tpot_ms", 0, 1e6, false, true, 0, true);
+
+  // Reference measurement.
+  const json& ref = R.object(merged, "", "reference");
+  Reference& rf = s.reference;
+  const json* rp = R.at(ref, "preset");
+  rf.id = rp && rp->is_string() ? rp->get<std::string>() : "";
+  if (!rp || !rp->is_string() || rf.id.empty() || rf.id.size() > 80)
+    E.add("reference.preset", rp, "a published point id, \"custom\" or \"none\"", "已发布测量点的 id、\"custom\" 或 \"none\"");
+  rf.present = rf.id != "none";
+  rf.name = R.text(ref, "reference", "name", 200, true);
+  rf.source = R.text(ref, "reference", "source", 400, true);
+  std::vector<std::string> preset_ids;
+  for (const auto& g : gpu_presets()) preset_ids.push_back(g.id);
+  rf.gpu_id = R.choice(ref, "reference", "gpu", preset_ids);
+  if (const Gpu* g = find_gpu(rf.gpu_id)) rf.gpu = *g;
+  rf.gpus_per_node = R.integer(ref, "reference", "gpus_per_node", 1, 576);
+  const json& rpr = R.object(ref, "reference", "precision");
+  rf.precision = read_precision(R, rpr, "reference.precision");
+  const json& rdep = R.object(ref, "reference", "deployment");
+  rf.deployment = read_deployment(R, rdep, "reference.deployment", 1 << 20);
+  rf.workload = read_workload(R, R.object(ref, "reference", "workload"), "reference.workload");
+  const json& meas = R.object(ref, "reference", "measured");
+  rf.measured_tokens_per_s = R.number(meas, "reference.measured", "throughput_tokens_per_s", 0, 1e12, false, false, 0, true);
+  rf.measured_kind = read_kind(R, meas, "reference.measured", "throughput_kind");
+  rf.tpot_limit_ms = R.number(meas, "reference.measured", "tpot_ms", 0, 1e6, false, true, 0, true);
+  rf.ttft_limit_ms = R.number(meas, "reference.measured", "ttft_ms", 0, 1e9, false, true, 0, true);
+  rf.measured_qpm = R.number(meas, "reference.measured", "qpm", 0, 1e9, false, true, 0, true);
+  rf.calibrate = R.boolean(ref, "reference", "calibrate");
+
+  // Cross-field rules that need the model (only once the fields themselves are valid).
+  if (E.empty()) {
+    check_deployment(R, s.deployment, s.model, dep, "deployment", cluster, cluster_desc);
+    if (rf.present) {
+      check_deployment(R, rf.deployment, s.model, rdep, "reference.deployment", 1 << 20, "");
+      check_precision_on_gpu(R, rf.precision, rf.gpu, "reference.precision", rpr);
+      if (rf.gpus_per_node > rf.gpu.nvlink_domain)
+        E.add_rule("reference.gpus_per_node", R.at(ref, "gpus_per_node"), "exceeds the NVLink domain of " + rf.gpu.name,
+                   "超过 " + rf.gpu.name + " 的 NVLink 域", "at most " + std::to_string(rf.gpu.nvlink_domain),
+                   "不超过 " + std::to_string(rf.gpu.nvlink_domain));
+    }
+  }
+  if (!E.empty()) return fail();
+  res.ok = true;
+  res.normalized = merged;
+  return res;
+}
+
+ParseResult parse_scenario_text(const std::string& text, Lang lang) {
+  ParseResult res;
+  Errors E(lang);
+  if (text.size() > (1u << 22)) {
+    json n = static_cast<double>(text.size());
+    E.add("(document)", &n, "a JSON document of at most 4 MiB", "不超过 4 MiB 的 JSON 文档");
+    res.errors = E.list();
+    return res;
+  }
+  // Refuse hostile nesting before parsing: deep arrays would exhaust the stack of recursive code
+  // (wasm has a small fixed stack). Real scenarios nest 5 levels; config.json files fewer than 10.
+  int depth = 0, max_depth = 0;
+  bool in_string = false, escaped = false;
+  for (char c : text) {
+    if (in_string) {
+      if (escaped) escaped = false;
+      else if (c == '\\') escaped = true;
+      else if (c == '"') in_string = false;
+      continue;
+    }
+    if (c == '"') in_string = true;
+    else if (c == '{' || c == '[') max_depth = std::max(max_depth, ++depth);
+    else if (c == '}' || c == ']') --depth;
+  }
+  if (max_depth > 32) {
+    json n = max_depth;
+    E.add("(document)", &n, "JSON nested at most 32 levels deep", "嵌套不超过 32 层的 JSON");
+    res.errors = E.list();
+    return res;
+  }
+  json doc = json::parse(text, nullptr, false);
+  if (doc.is_discarded()) {
+    json snippet = text.substr(0, 60);
+    E.add("(document)", &snippet, "valid JSON", "合法的 JSON");
+    res.errors = E.list();
+    return res;
+  }
+  return parse_scenario(doc, lang);
+}
+
+namespace {
+json diff(const json& full, const json& defaults, const std::string& path) {
+  json out = json::object();
+  for (auto it = full.begin(); it != full.end(); ++it) {
+    const std::string p = path.empty() ? it.key() : path + "." + it.key();
+    auto d = defaults.find(it.key());
+    if (d == defaults.end()) {
+      out[it.key()] = it.value();
+    } else if (it.value().is_object() && d->is_object() && !free_form(p)) {
+      json sub = diff(it.value(), *d, p);
+      if (!sub.empty()) out[it.key()] = sub;
+    } else if (it.value() != *d) {
+      out[it.key()] = it.value();
+    }
+  }
+  return out;
+}
+}  // namespace
+
+json minimal_scenario(const json& normalized) {
+  json out = diff(normalized, default_scenario_json(), "");
+  out["version"] = kScenarioVersion;
+  return out;
+}
+
+}  // namespace slo
