@@ -294,9 +294,12 @@ void check_pool(Reader& R, const PoolConfig& p, const ModelArch& m, const std::s
 Deployment read_deployment(Reader& R, const json& o, const std::string& base, int cluster) {
   Deployment d;
   d.disaggregated = R.choice(o, base, "mode", {"colocated", "disaggregated"}) == "disaggregated";
-  d.colocated = read_pool(R, R.object(o, base, "colocated"), base + ".colocated", cluster);
-  d.prefill = read_pool(R, R.object(o, base, "prefill"), base + ".prefill", cluster);
-  d.decode = read_pool(R, R.object(o, base, "decode"), base + ".decode", cluster);
+  // Only the active mode's pools are bounded by the cluster: the inactive ones keep their values
+  // (e.g. the default decode pool of 24 GPUs) without invalidating a smaller colocated cluster.
+  const int inactive = 1 << 20;
+  d.colocated = read_pool(R, R.object(o, base, "colocated"), base + ".colocated", d.disaggregated ? inactive : cluster);
+  d.prefill = read_pool(R, R.object(o, base, "prefill"), base + ".prefill", d.disaggregated ? cluster : inactive);
+  d.decode = read_pool(R, R.object(o, base, "decode"), base + ".decode", d.disaggregated ? cluster : inactive);
   d.memory_fraction = R.number(o, base, "memory_fraction", 0.1, 1.0, false);
   d.two_batch_overlap = R.choice(o, base, "two_batch_overlap", {"auto", "on", "off"});
   d.chunked_prefill_tokens = R.integer(o, base, "chunked_prefill_tokens", 256, 1 << 20);
@@ -325,16 +328,21 @@ void check_deployment(Reader& R, const Deployment& d, const ModelArch& m, const 
 
 Workload read_workload(Reader& R, const json& o, const std::string& base) {
   Workload w;
+  // The max >= mean rules compare valid values only (not the clamped stand-in of an invalid one).
+  std::size_t errors_before = R.E.size();
   w.input_tokens = R.number(o, base, "input_tokens", 1, 1e7, false);
   w.input_tokens_max = R.number(o, base, "input_tokens_max", 1, 1e7, false);
+  const bool input_ok = R.E.size() == errors_before;
+  errors_before = R.E.size();
   w.output_tokens = R.number(o, base, "output_tokens", 1, 1e7, false);
   w.output_tokens_max = R.number(o, base, "output_tokens_max", 1, 1e7, false);
+  const bool output_ok = R.E.size() == errors_before;
   w.context_length = R.integer(o, base, "context_length", 1, 10000000);
   w.arrival_qpm = R.number(o, base, "arrival_qpm", 0, 1e7, false, true, 0, true);
-  if (w.input_tokens_max < w.input_tokens)
+  if (input_ok && w.input_tokens_max < w.input_tokens)
     R.E.add_rule(base + ".input_tokens_max", R.at(o, "input_tokens_max"), "is below the mean input_tokens (" + num_text(w.input_tokens) + ")",
                  "小于平均输入长度 input_tokens（" + num_text(w.input_tokens) + "）", ">= input_tokens", ">= input_tokens");
-  if (w.output_tokens_max < w.output_tokens)
+  if (output_ok && w.output_tokens_max < w.output_tokens)
     R.E.add_rule(base + ".output_tokens_max", R.at(o, "output_tokens_max"), "is below the mean output_tokens (" + num_text(w.output_tokens) + ")",
                  "小于平均输出长度 output_tokens（" + num_text(w.output_tokens) + "）", ">= output_tokens", ">= output_tokens");
   return w;
