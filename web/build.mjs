@@ -1,0 +1,98 @@
+#!/usr/bin/env node
+// Builds the static page: node web/build.mjs --wasm <slo_core.js> --out <dir>
+//   <dir>/index.html + css/, js/, slo_core.js, chart.umd.min.js (served from any static host)
+//   <dir>/slo-estimator.html: one self-contained file (CSS, JS, Chart.js and the wasm module inlined)
+//   whose Content-Security-Policy allows exactly its inline blocks by sha256 hash.
+// No bundler: the page is plain classic scripts (they also run from file://).
+import fs from 'node:fs';
+import path from 'node:path';
+import crypto from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+
+function args(argv) {
+  const out = {};
+  for (let i = 2; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '--wasm' || a === '--out') out[a.slice(2)] = argv[++i];
+    else if (a === '-h' || a === '--help') out.help = true;
+    else throw new Error('unknown argument ' + a);
+  }
+  return out;
+}
+
+const opt = args(process.argv);
+if (opt.help || !opt.wasm || !opt.out) {
+  console.error('usage: node web/build.mjs --wasm <path/to/slo_core.js> --out <dir>');
+  process.exit(opt.help ? 0 : 2);
+}
+const wasmJs = path.resolve(opt.wasm);
+const outDir = path.resolve(opt.out);
+if (!fs.existsSync(wasmJs)) {
+  console.error('build.mjs: no such file: ' + wasmJs + ' (build the wasm module first, see docs/DESIGN.md)');
+  process.exit(1);
+}
+const chartJs = path.join(here, 'node_modules', 'chart.js', 'dist', 'chart.umd.min.js');
+if (!fs.existsSync(chartJs)) {
+  console.error('build.mjs: ' + chartJs + ' is missing: run `npm ci` in web/');
+  process.exit(1);
+}
+
+const read = (p) => fs.readFileSync(p, 'utf8');
+// Source maps are not shipped: drop the comment so that no tool requests a missing file.
+const stripMap = (s) => s.replace(/\n?\/\/# sourceMappingURL=\S+\s*$/, '\n');
+
+const html = read(path.join(here, 'index.html'));
+const scriptSrcs = [...html.matchAll(/<script src="([^"]+)" defer><\/script>/g)].map((m) => m[1]);
+const styleHrefs = [...html.matchAll(/<link rel="stylesheet" href="([^"]+)">/g)].map((m) => m[1]);
+
+function sourceOf(rel) {
+  if (rel === 'slo_core.js') return stripMap(read(wasmJs));
+  if (rel === 'chart.umd.min.js') return stripMap(read(chartJs));
+  return read(path.join(here, rel));
+}
+
+// 1. The multi-file page.
+fs.mkdirSync(outDir, { recursive: true });
+for (const rel of [...scriptSrcs, ...styleHrefs]) {
+  const dst = path.join(outDir, rel);
+  fs.mkdirSync(path.dirname(dst), { recursive: true });
+  fs.writeFileSync(dst, sourceOf(rel));
+}
+fs.writeFileSync(path.join(outDir, 'index.html'), html);
+
+// 2. The single file. Inline blocks must not close their own element early.
+function inlineSafe(js, what) {
+  if (/<\/script/i.test(js) || /<!--/.test(js)) {
+    const fixed = js.replace(/<\/script/gi, '<\\/script').replace(/<!--/g, '<\\!--');
+    console.warn('build.mjs: escaped </script or <!-- in ' + what);
+    return fixed;
+  }
+  return js;
+}
+const sha = (s) => "'sha256-" + crypto.createHash('sha256').update(s, 'utf8').digest('base64') + "'";
+const scriptHashes = [];
+const styleHashes = [];
+const scripts = scriptSrcs.map((rel) => {
+  const body = '\n' + inlineSafe(sourceOf(rel), rel) + '\n';
+  scriptHashes.push(sha(body));
+  return '<script data-src="' + rel + '">' + body + '</script>';
+});
+const styles = styleHrefs.map((rel) => {
+  const body = '\n' + sourceOf(rel).replace(/<\/style/gi, '<\\/style') + '\n';
+  styleHashes.push(sha(body));
+  return '<style data-src="' + rel + '">' + body + '</style>';
+});
+const csp = ["default-src 'none'", "script-src " + scriptHashes.join(' ') + " 'wasm-unsafe-eval'", 'style-src ' + styleHashes.join(' '),
+  "img-src 'self' data: blob:", "connect-src data:", "base-uri 'none'", "form-action 'none'"].join('; ');
+let single = html
+  .replace(/<meta http-equiv="Content-Security-Policy" content="[^"]*">/, '<meta http-equiv="Content-Security-Policy" content="' + csp + '">')
+  .replace(/<link rel="stylesheet" href="[^"]+">\n?/g, () => '')
+  .replace(/<!--SLO:SCRIPTS-->[\s\S]*<!--\/SLO:SCRIPTS-->/, () => styles.join('\n') + '\n' + scripts.join('\n'));
+if (!single.includes("'sha256-")) throw new Error('CSP not rewritten');
+fs.writeFileSync(path.join(outDir, 'slo-estimator.html'), single);
+
+const size = (p) => fs.statSync(path.join(outDir, p)).size;
+console.log('build.mjs: wrote ' + path.join(outDir, 'index.html') + ' (+ ' + (scriptSrcs.length + styleHrefs.length) + ' assets) and ' +
+  path.join(outDir, 'slo-estimator.html') + ' (' + (size('slo-estimator.html') / 1024).toFixed(0) + ' KiB)');

@@ -1,0 +1,1005 @@
+// The page: scenario editor, report panel, share links, embed view, exports. Every number shown
+// comes from the core (window.SloCore); the page converts typed text to JSON and renders results.
+(function (SLO) {
+  'use strict';
+  const { h, clear, str } = SLO.dom;
+  const F = SLO.fields;
+  const I = SLO.i18n;
+  const LINK = SLO.link;
+
+  const state = {
+    lang: 'en',
+    view: 'full',
+    tab: 'corrected',
+    doc: null,           // the full scenario document being edited
+    defaults: null,
+    catalog: null,
+    result: null,        // last evaluate() result with ok = true
+    minimal: null,
+    errors: [],
+    seed: null,          // {key, report} cache of the seed method's report
+    encoded: '',         // "1.xxxx" of the current minimal scenario
+    keepHash: false,     // true after a bad link: keep it in the address bar until the first edit
+    linkNotice: null,    // {code, vars, errors}
+    open: new Set(),     // open <details> groups
+    lastEvalMs: 0,
+    evalCount: 0,
+  };
+  let M = null;          // the core module
+  let timer = 0;
+  let hashSeq = 0;
+  const bindings = [];   // {path, el, kind, field}
+  const fieldWraps = new Map(); // path -> wrapper element (errors)
+  let readyResolve;
+  const ready = new Promise((r) => { readyResolve = r; });
+
+  const t = (k, vars) => I.t(state.lang, k, vars);
+  const tl = (o) => I.pick(state.lang, o);
+  const clone = (x) => (x === undefined ? undefined : JSON.parse(JSON.stringify(x)));
+  const $ = (id) => document.getElementById(id);
+
+  // ---------------------------------------------------------------- boot
+  async function boot() {
+    const frag = LINK.parseFragment(location.hash);
+    const lp = frag.params.get('lang');
+    state.lang = I.LANGS.includes(lp) ? lp : I.detectLang();
+    state.view = frag.params.get('view') === 'embed' ? 'embed' : 'full';
+    applyLangAttr();
+    buildShell();
+    setStatus('loading');
+    try {
+      if (typeof window.SloCore !== 'function') throw new Error('slo_core.js missing');
+      M = await window.SloCore();
+    } catch (e) {
+      setStatus('failed', { msg: e && e.message ? e.message : String(e) });
+      readyResolve(false);
+      return;
+    }
+    state.defaults = M.defaultScenarioObject();
+    state.catalog = M.catalogObject(state.lang);
+    await loadFromFragment(frag);
+    window.addEventListener('hashchange', () => { loadFromFragment(LINK.parseFragment(location.hash)).catch(() => {}); });
+    readyResolve(true);
+  }
+
+  async function loadFromFragment(frag) {
+    const lp = frag.params.get('lang');
+    const view = frag.params.get('view') === 'embed' ? 'embed' : 'full';
+    let relayout = false;
+    if (I.LANGS.includes(lp) && lp !== state.lang) { state.lang = lp; state.catalog = M.catalogObject(state.lang); applyLangAttr(); relayout = true; }
+    if (view !== state.view) { state.view = view; relayout = true; }
+    let doc = clone(state.defaults);
+    state.linkNotice = null;
+    state.keepHash = false;
+    if (frag.tooLong) {
+      state.linkNotice = { code: 'link_err_too_long', vars: { n: frag.tooLong, max: LINK.MAX_FRAGMENT } };
+    } else if (frag.params.has('s')) {
+      try {
+        const dec = await LINK.decodeScenario(frag.params.get('s'));
+        const v = M.validateObject(JSON.stringify(dec.doc), state.lang);
+        if (v && v.ok) doc = v.scenario;
+        else state.linkNotice = { code: 'link_err_invalid', errors: (v && v.errors) || [] };
+      } catch (e) {
+        state.linkNotice = { code: e && e.code ? e.code : 'link_err_format', vars: e && e.vars };
+      }
+    }
+    if (state.linkNotice) state.keepHash = true;
+    state.doc = doc;
+    state.seed = null;
+    if (relayout) buildShell();
+    buildEditor();
+    renderNotice();
+    evaluateNow();
+  }
+
+  function applyLangAttr() {
+    document.documentElement.lang = state.lang === 'zh' ? 'zh-CN' : 'en';
+    document.title = t('app_title');
+  }
+
+  // ---------------------------------------------------------------- shell
+  function buildShell() {
+    const root = $('app');
+    clear(root);
+    document.body.classList.toggle('embed', state.view === 'embed');
+    if (state.view === 'embed') {
+      root.appendChild(h('div', { id: 'embed-root', class: 'embed-root' },
+        h('div', { id: 'notice', class: 'notice-area' }),
+        h('div', { id: 'status', class: 'status', role: 'status', 'aria-live': 'polite' }),
+        h('main', { id: 'report-panel', class: 'report-panel' }),
+        h('footer', { class: 'embed-footer' },
+          h('a', { id: 'open-full', href: '#', target: '_blank', rel: 'noopener noreferrer', text: t('open_full') + ' ↗' }),
+          h('span', { class: 'muted', text: ' · ' + t('embed_footer') }))));
+      startHeightReporting($('embed-root'));
+      return;
+    }
+    const header = h('header', { class: 'topbar' },
+      h('a', { class: 'skip', href: '#report-panel', text: t('skip_link') }),
+      h('div', { class: 'brand' }, h('h1', { text: t('app_title') }), h('span', { class: 'tagline', text: t('app_tagline') })),
+      h('nav', { class: 'actions', 'aria-label': t('app_title') },
+        h('button', { type: 'button', id: 'btn-copy-link', class: 'btn primary', text: t('copy_link'), on: { click: copyLink } }),
+        h('button', { type: 'button', id: 'btn-embed', class: 'btn', text: t('embed'), on: { click: openEmbedDialog } }),
+        h('details', { class: 'menu', id: 'export-menu' },
+          h('summary', { class: 'btn', text: t('export') }),
+          h('div', { class: 'menu-list', role: 'menu' },
+            h('button', { type: 'button', role: 'menuitem', id: 'exp-md', text: t('export_md'), on: { click: () => exportMarkdown(false) } }),
+            h('button', { type: 'button', role: 'menuitem', id: 'exp-md-copy', text: t('export_md_copy'), on: { click: () => exportMarkdown(true) } }),
+            h('button', { type: 'button', role: 'menuitem', id: 'exp-json', text: t('export_json'), on: { click: exportJson } }),
+            h('button', { type: 'button', role: 'menuitem', id: 'exp-csv', text: t('export_csv'), on: { click: exportCsv } }))),
+        h('button', { type: 'button', id: 'btn-print', class: 'btn', text: t('print'), on: { click: () => window.print() } }),
+        h('button', { type: 'button', id: 'btn-lang', class: 'btn', lang: state.lang === 'zh' ? 'en' : 'zh-CN', 'aria-label': t('lang_switch_label'), text: t('lang_switch'), on: { click: switchLang } })));
+    const toast = h('div', { id: 'toast', class: 'toast', role: 'status', 'aria-live': 'polite' });
+    const linkBox = h('div', { id: 'link-box', class: 'link-box', hidden: true },
+      h('label', { for: 'link-out', class: 'sr-only', text: t('copy_link') }),
+      h('input', { id: 'link-out', type: 'text', readonly: true, spellcheck: 'false' }),
+      h('p', { id: 'link-note', class: 'muted small' }));
+    const layout = h('div', { class: 'layout' },
+      h('aside', { id: 'editor', class: 'editor', 'aria-label': t('editor') }),
+      h('main', { class: 'main' },
+        h('div', { id: 'notice', class: 'notice-area' }),
+        h('div', { class: 'report-head' },
+          h('div', { class: 'tabs', role: 'tablist', 'aria-label': t('tabs_label') },
+            tabButton('corrected', t('tab_corrected')), tabButton('seed', t('tab_seed'))),
+          h('div', { id: 'status', class: 'status', role: 'status', 'aria-live': 'polite' })),
+        h('div', { id: 'report-panel', class: 'report-panel', role: 'tabpanel', tabindex: '-1', 'aria-labelledby': 'tab-' + state.tab })));
+    const footer = h('footer', { class: 'footer' }, h('p', { class: 'muted small' }, t('footer'), ' ', h('span', { id: 'core-version' })));
+    root.append(header, linkBox, toast, layout, footer, embedDialog());
+    startHeightReporting(document.body);
+  }
+
+  function tabButton(id, label) {
+    return h('button', {
+      type: 'button', role: 'tab', id: 'tab-' + id, class: 'tab', 'aria-selected': state.tab === id ? 'true' : 'false',
+      'aria-controls': 'report-panel', tabindex: state.tab === id ? '0' : '-1', text: label,
+      on: {
+        click: () => selectTab(id),
+        keydown: (e) => {
+          if (e.key === 'ArrowRight' || e.key === 'ArrowLeft') {
+            e.preventDefault();
+            const next = state.tab === 'corrected' ? 'seed' : 'corrected';
+            selectTab(next);
+            $('tab-' + next).focus();
+          }
+        },
+      },
+    });
+  }
+
+  function selectTab(id) {
+    state.tab = id;
+    for (const k of ['corrected', 'seed']) {
+      const b = $('tab-' + k);
+      if (!b) continue;
+      b.setAttribute('aria-selected', k === id ? 'true' : 'false');
+      b.tabIndex = k === id ? 0 : -1;
+    }
+    const p = $('report-panel');
+    if (p) p.setAttribute('aria-labelledby', 'tab-' + id);
+    renderReportArea();
+  }
+
+  function setStatus(kind, vars) {
+    const el = $('status');
+    if (!el) return;
+    el.dataset.state = kind;
+    let text = '';
+    if (kind === 'loading') text = t('loading');
+    else if (kind === 'computing') text = t('computing');
+    else if (kind === 'ok') text = t('up_to_date');
+    else if (kind === 'errors') text = t('error_count', { n: state.errors.length });
+    else if (kind === 'failed') text = t('load_failed', vars);
+    el.textContent = text;
+    const cv = $('core-version');
+    if (cv && M) cv.textContent = '· ' + t('version', { v: str(M.version()) });
+  }
+
+  // ---------------------------------------------------------------- notices
+  function renderNotice() {
+    const area = $('notice');
+    if (!area) return;
+    clear(area);
+    const n = state.linkNotice;
+    if (!n) return;
+    const msgs = [];
+    if (n.code === 'link_err_invalid') {
+      msgs.push(h('p', { text: t('link_err_invalid') }));
+      msgs.push(h('ul', null, (n.errors || []).slice(0, 8).map((e) => h('li', { text: str(e.message) }))));
+    } else {
+      msgs.push(h('p', { text: t(n.code, n.vars) }));
+    }
+    area.appendChild(h('div', { class: 'notice error', role: 'alert', id: 'link-error' },
+      h('strong', { text: t('link_error_title') }), msgs, h('p', { text: t('link_error_fallback') }),
+      h('button', { type: 'button', class: 'btn small', text: t('dismiss'), on: { click: () => { state.linkNotice = null; clear(area); } } })));
+  }
+
+  // ---------------------------------------------------------------- editor
+  function buildEditor() {
+    const ed = $('editor');
+    if (!ed) return;
+    bindings.length = 0;
+    fieldWraps.clear();
+    clear(ed);
+    ed.appendChild(h('div', { id: 'error-summary', class: 'error-summary', hidden: true, role: 'region', 'aria-label': t('errors_title') }));
+    const covered = F.coveredPaths();
+    for (const g of F.GROUPS) {
+      let fields = g.fields;
+      if (g.other) {
+        fields = otherLeaves(state.defaults, '', covered).map((p) => ({ path: p, type: 'json', label: { en: p, zh: p } }));
+        if (!fields.length) continue;
+      }
+      const body = h('div', { class: 'group-body' }, fields.map((f) => buildField(f)));
+      let el;
+      if (g.details) {
+        el = h('details', { class: 'group', id: 'grp-' + g.id, 'data-group': g.id, open: state.open.has(g.id) },
+          h('summary', null, h('span', { text: tl(g.title) }), h('span', { class: 'grp-errors', hidden: true })), body);
+        el.addEventListener('toggle', () => { if (el.open) state.open.add(g.id); else state.open.delete(g.id); });
+      } else {
+        el = h('fieldset', { class: 'group', id: 'grp-' + g.id, 'data-group': g.id }, h('legend', { text: tl(g.title) }), body);
+      }
+      ed.appendChild(el);
+    }
+    syncInputs();
+  }
+
+  function otherLeaves(obj, base, covered) {
+    const out = [];
+    if (!obj || typeof obj !== 'object') return out;
+    for (const k of Object.keys(obj)) {
+      const p = base ? base + '.' + k : k;
+      const v = obj[k];
+      if (covered.has(p)) continue;
+      if (v && typeof v === 'object' && !Array.isArray(v) && ![...covered].some((c) => c.startsWith(p + '.'))) out.push(p);
+      else if (v && typeof v === 'object' && !Array.isArray(v)) out.push(...otherLeaves(v, p, covered));
+      else out.push(p);
+    }
+    return out;
+  }
+
+  const fid = (path) => 'f-' + path.replace(/[^A-Za-z0-9_]/g, '-');
+
+  function buildField(f) {
+    if (f.pool) {
+      const wrap = h('fieldset', { class: 'subgroup pool', 'data-when': '1' },
+        h('legend', { text: tl(F.POOL_TITLES[f.pool]) }),
+        f.fields.map(buildField),
+        f.pool === 'colocated' && !f.prefix ? h('button', { type: 'button', class: 'btn small', id: 'btn-fit-cluster', text: t('fit_cluster'), on: { click: fitCluster } }) : null);
+      wrap._when = f.when;
+      return wrap;
+    }
+    if (f.group) {
+      const wrap = h(f.title ? 'fieldset' : 'div', { class: 'subgroup', 'data-when': f.when ? '1' : null },
+        f.title ? h('legend', { text: tl(f.title) }) : null, f.fields.map(buildField));
+      wrap._when = f.when;
+      if (f.group === 'custom_gpu') wrap.id = 'custom-gpu';
+      return wrap;
+    }
+    if (f.widget) return buildWidget(f);
+    const id = fid(f.path);
+    const label = h('label', { for: id, text: tl(f.label) });
+    let input;
+    if (f.type === 'select' || f.type === 'gpu') {
+      const opts = f.type === 'gpu' ? gpuOptions(false) : f.options.map((o) => ({ value: String(o), label: f.optionLabels && f.optionLabels[o] ? tl(f.optionLabels[o]) : String(o) }));
+      input = h('select', { id, name: f.path }, opts.map((o) => h('option', { value: o.value, text: o.label })));
+      input.addEventListener('change', () => onInput(f, input));
+    } else if (f.type === 'bool') {
+      input = h('input', { id, name: f.path, type: 'checkbox' });
+      input.addEventListener('change', () => onInput(f, input));
+      const wrapB = h('div', { class: 'field check wide', 'data-path': f.path }, input, label, errorEl(f.path));
+      wrapB._when = f.when;
+      fieldWraps.set(f.path, wrapB);
+      bindings.push({ path: f.path, el: input, field: f });
+      return wrapB;
+    } else if (f.type === 'multi') {
+      const boxes = f.options.map((o) => {
+        const cid = id + '-' + o;
+        const cb = h('input', { type: 'checkbox', id: cid, value: o, name: f.path });
+        cb.addEventListener('change', () => onInput(f, boxesWrap));
+        return h('span', { class: 'chk' }, cb, h('label', { for: cid, text: f.optionLabels ? tl(f.optionLabels[o]) : o }));
+      });
+      const boxesWrap = h('div', { class: 'checks', role: 'group', 'aria-labelledby': id + '-label', id });
+      boxes.forEach((b) => boxesWrap.appendChild(b));
+      const wrapM = h('div', { class: 'field wide', 'data-path': f.path }, h('span', { class: 'lbl', id: id + '-label', text: tl(f.label) }), boxesWrap, errorEl(f.path));
+      wrapM._when = f.when;
+      fieldWraps.set(f.path, wrapM);
+      bindings.push({ path: f.path, el: boxesWrap, field: f });
+      return wrapM;
+    } else if (f.type === 'json') {
+      input = h('input', { id, name: f.path, type: 'text', spellcheck: 'false', autocomplete: 'off', class: 'mono' });
+      input.addEventListener('input', () => onInput(f, input));
+    } else {
+      const numeric = f.type === 'int' || f.type === 'number';
+      input = h('input', {
+        id, name: f.path, type: 'text', autocomplete: 'off', spellcheck: 'false',
+        inputmode: numeric ? (f.type === 'int' ? 'numeric' : 'decimal') : null,
+        maxlength: null, placeholder: placeholderFor(f),
+      });
+      input.addEventListener('input', () => onInput(f, input));
+    }
+    const unit = f.unit ? h('span', { class: 'unit', id: id + '-unit', text: tl(f.unit) }) : null;
+    if (unit) input.setAttribute('aria-describedby', id + '-unit ' + 'e-' + id);
+    else input.setAttribute('aria-describedby', 'e-' + id);
+    const wide = f.wide || f.type === 'text' || f.type === 'json' || f.type === 'gpu' || (f.type === 'select' && f.optionLabels && f.path.endsWith('mode'));
+    const wrap = h('div', { class: 'field' + (wide ? ' wide' : ''), 'data-path': f.path }, label, h('div', { class: 'control' }, input, unit), errorEl(f.path));
+    wrap._when = f.when;
+    fieldWraps.set(f.path, wrap);
+    bindings.push({ path: f.path, el: input, field: f });
+    return wrap;
+  }
+
+  function placeholderFor(f) {
+    if (!f.nullable) return null;
+    if (f.gpuDefault) {
+      const g = currentGpu();
+      const v = g && typeof g[f.gpuDefault] === 'number' && Number.isFinite(g[f.gpuDefault]) ? g[f.gpuDefault] : null;
+      return v !== null ? t('default_value', { v: String(v) }) : t('auto');
+    }
+    return f.nullText === 'none' ? t('none') : t('auto');
+  }
+
+  function errorEl(path) {
+    return h('p', { class: 'field-error', id: 'e-' + fid(path), hidden: true });
+  }
+
+  function gpuOptions(withCustom) {
+    const gs = (state.catalog && state.catalog.gpus) || [];
+    const out = gs.map((g) => ({ value: str(g.id), label: str(g.name) || str(g.id) }));
+    if (withCustom) out.push({ value: 'custom', label: t('custom_gpu') });
+    return out;
+  }
+
+  function currentGpu() {
+    const id = F.get(state.doc, 'hardware.gpu');
+    return ((state.catalog && state.catalog.gpus) || []).find((g) => g.id === id) || null;
+  }
+
+  function gpuSummary(g) {
+    if (!g) return '';
+    const parts = [];
+    const add = (v, u, pre) => { if (typeof v === 'number' && Number.isFinite(v) && v > 0) parts.push((pre ? pre + ' ' : '') + v + ' ' + u); };
+    add(g.memory_gb, 'GB');
+    add(g.hbm_tb_s, 'TB/s HBM');
+    add(g.bf16_tflops, 'TFLOPS', 'BF16');
+    add(g.fp8_tflops, 'TFLOPS', 'FP8');
+    add(g.int8_tops, 'TOPS', 'INT8');
+    add(g.fp4_tflops, 'TFLOPS', 'FP4');
+    add(g.nvlink_gb_s, 'GB/s', 'NVLink');
+    add(g.nic_gb_s, 'GB/s', 'NIC');
+    return parts.join(' · ');
+  }
+
+  function buildWidget(f) {
+    const w = f.widget;
+    if (w === 'scenario-preset') {
+      const presets = (state.catalog && state.catalog.scenario_presets && state.catalog.scenario_presets.presets) || [];
+      const sel = h('select', { id: 'f-scenario-preset' }, h('option', { value: '', text: t('choose') }),
+        presets.map((p) => h('option', { value: str(p.id), text: tl(p.name) || str(p.id) })));
+      sel.addEventListener('change', () => {
+        const p = presets.find((x) => x.id === sel.value);
+        if (!p) return;
+        const v = M.validateObject(JSON.stringify(p.scenario || { version: 1 }), state.lang);
+        if (v && v.ok) replaceDoc(v.scenario);
+      });
+      return h('div', { class: 'field wide' }, h('label', { for: 'f-scenario-preset', text: t('scenario_preset') }),
+        h('div', { class: 'control' }, sel, h('button', { type: 'button', class: 'btn small', id: 'btn-reset', text: t('reset'), on: { click: () => replaceDoc(clone(state.defaults)) } })));
+    }
+    if (w === 'model-preset') {
+      const models = (state.catalog && state.catalog.models) || [];
+      const sel = h('select', { id: fid(f.path), name: f.path },
+        models.map((m) => h('option', { value: str(m.id), text: str(m.name) || str(m.id) })),
+        h('option', { value: '__config__', text: t('custom_model') }));
+      sel.addEventListener('change', () => {
+        if (sel.value === '__config__') {
+          const ta = $('config-paste');
+          if (ta) ta.focus();
+          return;
+        }
+        F.set(state.doc, 'model.preset', sel.value);
+        F.set(state.doc, 'model.config', null);
+        edited();
+      });
+      const note = h('p', { class: 'muted small', id: 'model-note' });
+      const wrap = h('div', { class: 'field wide', 'data-path': f.path }, h('label', { for: fid(f.path), text: tl(f.label) }), h('div', { class: 'control' }, sel), note, errorEl(f.path));
+      fieldWraps.set(f.path, wrap);
+      bindings.push({ path: f.path, el: sel, field: { type: 'model-preset' }, sync: syncModelPreset });
+      return wrap;
+    }
+    if (w === 'model-config') {
+      const status = h('p', { id: 'config-status', class: 'config-status', hidden: true });
+      const clearBtn = h('button', { type: 'button', class: 'btn small', id: 'btn-config-clear', text: t('config_clear'), hidden: true,
+        on: { click: () => { F.set(state.doc, 'model.config', null); edited(); } } });
+      const local = h('p', { class: 'field-error', id: 'config-local-error', hidden: true, role: 'alert' });
+      const ta = h('textarea', { id: 'config-paste', rows: '4', spellcheck: 'false', class: 'mono', placeholder: '{ "architectures": [...], "hidden_size": ... }' });
+      const apply = h('button', { type: 'button', class: 'btn small', id: 'btn-config-apply', text: t('config_apply'), on: { click: () => applyConfigText(ta.value) } });
+      const file = h('input', { type: 'file', id: 'config-file', accept: '.json,application/json' });
+      file.addEventListener('change', async () => {
+        const fl = file.files && file.files[0];
+        if (!fl) return;
+        if (fl.size > 1048576) { showLocal(local, t('config_too_big', { max: 1048576 })); return; }
+        applyConfigText(await fl.text());
+        file.value = '';
+      });
+      const wrap = h('details', { class: 'field config wide', 'data-path': f.path, id: 'config-box', open: F.get(state.doc, 'model.config') ? true : null },
+        h('summary', { text: tl(f.label) }),
+        status, clearBtn,
+        h('label', { for: 'config-paste', text: t('config_paste') }), ta, apply,
+        h('div', { class: 'upload' }, h('label', { for: 'config-file', text: t('config_upload') }), file),
+        local, errorEl(f.path));
+      fieldWraps.set(f.path, wrap);
+      bindings.push({ path: f.path, el: wrap, field: { type: 'config' }, sync: syncConfig });
+      return wrap;
+    }
+    if (w === 'gpu-preset') {
+      const sel = h('select', { id: fid(f.path), name: f.path }, gpuOptions(true).map((o) => h('option', { value: o.value, text: o.label })));
+      sel.addEventListener('change', () => {
+        const prev = currentGpu();
+        F.set(state.doc, 'hardware.gpu', sel.value);
+        if (sel.value === 'custom') {
+          if (!F.get(state.doc, 'hardware.custom_gpu')) {
+            const b = prev || {};
+            const pick = (k, d) => (typeof b[k] === 'number' && Number.isFinite(b[k]) ? b[k] : d);
+            F.set(state.doc, 'hardware.custom_gpu', {
+              name: 'Custom GPU', memory_gb: pick('memory_gb', 80), hbm_tb_s: pick('hbm_tb_s', 3.35), bf16_tflops: pick('bf16_tflops', 989),
+              fp8_tflops: pick('fp8_tflops', 0), int8_tops: pick('int8_tops', 0), fp4_tflops: pick('fp4_tflops', 0),
+              nvlink_gb_s: pick('nvlink_gb_s', 450), nic_gb_s: pick('nic_gb_s', 50), nvlink_domain: pick('nvlink_domain', 8),
+            });
+          }
+        } else {
+          F.set(state.doc, 'hardware.custom_gpu', null);
+        }
+        edited(true);
+      });
+      const sum = h('p', { class: 'muted small', id: 'gpu-summary' });
+      const wrap = h('div', { class: 'field wide', 'data-path': f.path }, h('label', { for: fid(f.path), text: tl(f.label) }), h('div', { class: 'control' }, sel), sum, errorEl(f.path));
+      fieldWraps.set(f.path, wrap);
+      bindings.push({ path: f.path, el: sel, field: { type: 'gpu-preset' }, sync: () => { sel.value = str(F.get(state.doc, 'hardware.gpu')); sum.textContent = gpuSummary(currentGpu()); } });
+      return wrap;
+    }
+    if (w === 'cluster-size') {
+      return null;
+    }
+    if (w === 'scheme') {
+      const schemes = Array.isArray(state.catalog && state.catalog.precision_schemes) && state.catalog.precision_schemes.length ? state.catalog.precision_schemes : F.SCHEMES;
+      const id = 'f-' + (f.prefix ? 'reference-' : '') + 'scheme';
+      const sel = h('select', { id }, schemes.map((s) => h('option', { value: str(s.id), text: tl(s.name) || str(s.id) })), h('option', { value: '', text: t('scheme_custom') }));
+      sel.addEventListener('change', () => {
+        const s = schemes.find((x) => x.id === sel.value);
+        if (!s || !s.precision) return;
+        for (const k of ['weights', 'activations', 'kv_cache']) if (typeof s.precision[k] === 'string') F.set(state.doc, f.prefix + 'precision.' + k, s.precision[k]);
+        if (f.prefix) markRefCustom();
+        edited(true);
+      });
+      bindings.push({ path: f.prefix + 'precision', el: sel, field: { type: 'scheme' }, sync: () => {
+        const p = F.get(state.doc, f.prefix + 'precision') || {};
+        const m = schemes.find((s) => s.precision && ['weights', 'activations', 'kv_cache'].every((k) => s.precision[k] === p[k]));
+        sel.value = m ? m.id : '';
+      } });
+      return h('div', { class: 'field wide' }, h('label', { for: id, text: t('precision_scheme') }), h('div', { class: 'control' }, sel));
+    }
+    if (w === 'reference-preset') {
+      const sel = h('select', { id: fid(f.path), name: f.path });
+      const rebuild = () => {
+        clear(sel);
+        const cur = str(F.get(state.doc, 'reference.preset'));
+        const opts = [];
+        const refs = Array.isArray(state.catalog && state.catalog.references) ? state.catalog.references : [];
+        for (const r of refs) opts.push({ value: str(r.id), label: tl(r.name) || str(r.id) });
+        const d = state.defaults && state.defaults.reference;
+        if (d && d.preset && !opts.some((o) => o.value === d.preset)) opts.push({ value: d.preset, label: str(d.name) || d.preset });
+        if (cur && cur !== 'custom' && cur !== 'none' && !opts.some((o) => o.value === cur)) opts.push({ value: cur, label: str(F.get(state.doc, 'reference.name')) || cur });
+        opts.push({ value: 'custom', label: t('custom') });
+        opts.push({ value: 'none', label: t('none') });
+        for (const o of opts) sel.appendChild(h('option', { value: o.value, text: o.label }));
+        sel.value = cur;
+      };
+      sel.addEventListener('change', () => {
+        const v = sel.value;
+        const refs = Array.isArray(state.catalog && state.catalog.references) ? state.catalog.references : [];
+        const r = refs.find((x) => x.id === v);
+        if (r && r.reference && typeof r.reference === 'object') state.doc.reference = Object.assign(clone(state.defaults.reference), clone(r.reference), { preset: v });
+        else if (state.defaults.reference && v === state.defaults.reference.preset) state.doc.reference = clone(state.defaults.reference);
+        else F.set(state.doc, 'reference.preset', v);
+        edited(true);
+      });
+      const wrap = h('div', { class: 'field wide', 'data-path': f.path }, h('label', { for: fid(f.path), text: tl(f.label) }), h('div', { class: 'control' }, sel), errorEl(f.path));
+      fieldWraps.set(f.path, wrap);
+      bindings.push({ path: f.path, el: sel, field: { type: 'reference-preset' }, sync: rebuild });
+      return wrap;
+    }
+    if (w === 'document') {
+      const ta = h('textarea', { id: 'doc-json', rows: '8', spellcheck: 'false', class: 'mono', 'aria-describedby': 'doc-note' });
+      const local = h('div', { class: 'field-error', id: 'doc-error', hidden: true, role: 'alert' });
+      const apply = h('button', { type: 'button', class: 'btn small', id: 'btn-doc-apply', text: t('scenario_json_apply'), on: { click: () => {
+        let d;
+        try { d = JSON.parse(ta.value); } catch (e) { showLocal(local, t('config_bad_json', { msg: e.message })); return; }
+        const v = M.validateObject(JSON.stringify(d), state.lang);
+        if (v && v.ok) { local.hidden = true; replaceDoc(v.scenario); }
+        else {
+          clear(local);
+          local.appendChild(h('ul', null, ((v && v.errors) || []).map((e) => h('li', { text: str(e.message) }))));
+          local.hidden = false;
+        }
+      } } });
+      bindings.push({ path: '(document)', el: ta, field: { type: 'document' }, sync: () => { if (document.activeElement !== ta && state.minimal) ta.value = JSON.stringify(state.minimal, null, 2); } });
+      return h('div', { class: 'field wide' }, h('label', { for: 'doc-json', text: t('scenario_json') }), ta, h('p', { id: 'doc-note', class: 'muted small', text: t('scenario_json_note') }), apply, local);
+    }
+    return null;
+  }
+
+  function showLocal(el, msg) {
+    clear(el);
+    el.textContent = msg;
+    el.hidden = !msg;
+  }
+
+  function applyConfigText(text) {
+    const local = $('config-local-error');
+    let obj;
+    try { obj = JSON.parse(text); } catch (e) { showLocal(local, t('config_bad_json', { msg: e.message })); return; }
+    if (!obj || typeof obj !== 'object' || Array.isArray(obj)) { showLocal(local, t('config_not_object')); return; }
+    showLocal(local, '');
+    F.set(state.doc, 'model.config', obj);
+    const ta = $('config-paste');
+    if (ta) ta.value = '';
+    edited(true);
+  }
+
+  function syncModelPreset(b) {
+    const cfg = F.get(state.doc, 'model.config');
+    b.el.value = cfg ? '__config__' : str(F.get(state.doc, 'model.preset'));
+    const m = ((state.catalog && state.catalog.models) || []).find((x) => x.id === F.get(state.doc, 'model.preset'));
+    const note = $('model-note');
+    if (note) note.textContent = !cfg && m ? str(m.note) : '';
+  }
+
+  function syncConfig(b) {
+    const cfg = F.get(state.doc, 'model.config');
+    const st = $('config-status'), clr = $('btn-config-clear');
+    if (cfg && typeof cfg === 'object') {
+      st.textContent = t('config_active', { n: Object.keys(cfg).length });
+      st.hidden = false;
+      clr.hidden = false;
+    } else {
+      st.hidden = true;
+      clr.hidden = true;
+    }
+  }
+
+  // ---------------------------------------------------------------- input <-> document
+  function parseInput(f, el) {
+    if (f.type === 'bool') return el.checked;
+    if (f.type === 'multi') {
+      const out = [];
+      for (const cb of el.querySelectorAll('input[type=checkbox]')) if (cb.checked) out.push(cb.value);
+      return out;
+    }
+    if (f.type === 'select' || f.type === 'gpu') return f.number ? Number(el.value) : el.value;
+    const raw = el.value;
+    if (f.type === 'json') {
+      try { return JSON.parse(raw); } catch (e) { return raw; }
+    }
+    if (f.type === 'text') {
+      if (raw === '' && f.nullable) return null;
+      return raw;
+    }
+    const s = raw.trim().replace(/[,_\s]/g, '');
+    if (s === '') return f.nullable ? null : '';
+    const n = Number(s);
+    return Number.isFinite(n) && /^[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?$/i.test(s) ? n : raw;
+  }
+
+  function formatValue(f, v) {
+    if (v === null || v === undefined) return '';
+    if (f.type === 'json') return JSON.stringify(v);
+    if (typeof v === 'number') return Number.isFinite(v) ? String(v) : '';
+    return String(v);
+  }
+
+  function onInput(f, el) {
+    const prevCluster = f.cluster ? clusterSize() : 0;
+    const value = parseInput(f, el);
+    F.set(state.doc, f.path, value);
+    if (f.ref) markRefCustom();
+    if (f.cluster) followCluster(prevCluster);
+    edited(f.type === 'select' || f.type === 'bool' || f.type === 'multi' || f.type === 'gpu');
+  }
+
+  function markRefCustom() {
+    const cur = F.get(state.doc, 'reference.preset');
+    if (cur !== 'custom' && cur !== 'none') {
+      F.set(state.doc, 'reference.preset', 'custom');
+      const sel = $(fid('reference.preset'));
+      const b = bindings.find((x) => x.path === 'reference.preset');
+      if (sel && b && b.sync) b.sync(b);
+    }
+  }
+
+  function clusterSize() {
+    const n = F.get(state.doc, 'hardware.nodes'), g = F.get(state.doc, 'hardware.gpus_per_node');
+    return Number.isInteger(n) && Number.isInteger(g) ? n * g : 0;
+  }
+
+  // Keeps a colocated pool that spanned the whole cluster spanning it (and EP = GPUs if it was).
+  function followCluster(prev) {
+    const now = clusterSize();
+    if (!prev || !now || prev === now) return;
+    const pool = state.doc.deployment && state.doc.deployment.colocated;
+    if (!pool || pool.gpus !== prev) return;
+    if (pool.ep === pool.gpus) pool.ep = now;
+    pool.gpus = now;
+    syncInputs(true);
+  }
+
+  function fitCluster() {
+    const now = clusterSize();
+    const pool = state.doc.deployment && state.doc.deployment.colocated;
+    if (!now || !pool) return;
+    if (pool.ep === pool.gpus) pool.ep = now;
+    pool.gpus = now;
+    edited(true);
+  }
+
+  // Refreshes inputs from the document. The focused input keeps what the user is typing.
+  function syncInputs(exceptFocused) {
+    for (const b of bindings) {
+      if (b.sync) { b.sync(b); continue; }
+      const f = b.field;
+      const v = F.get(state.doc, b.path);
+      if (f.type === 'bool') b.el.checked = v === true;
+      else if (f.type === 'multi') {
+        const arr = Array.isArray(v) ? v : [];
+        for (const cb of b.el.querySelectorAll('input[type=checkbox]')) cb.checked = arr.includes(cb.value);
+      } else if (f.type === 'select' || f.type === 'gpu') b.el.value = v === null || v === undefined ? '' : String(v);
+      else if (document.activeElement !== b.el || !exceptFocused) {
+        if (document.activeElement === b.el && JSON.stringify(parseInput(f, b.el)) === JSON.stringify(v)) continue;
+        b.el.value = formatValue(f, v);
+      }
+      if (f.gpuDefault) b.el.placeholder = placeholderFor(f) || '';
+    }
+    applyWhen();
+  }
+
+  function applyWhen() {
+    const ed = $('editor');
+    if (!ed) return;
+    for (const el of ed.querySelectorAll('[data-when], .field')) if (typeof el._when === 'function') el.hidden = !el._when(state.doc);
+  }
+
+  function replaceDoc(doc) {
+    state.doc = doc;
+    state.keepHash = false;
+    syncInputs(false);
+    const cb = $('config-box');
+    if (cb && F.get(doc, 'model.config')) cb.open = true;
+    schedule(0);
+  }
+
+  function edited(immediate) {
+    state.keepHash = false;
+    syncInputs(true);
+    schedule(immediate ? 0 : 200);
+  }
+
+  // ---------------------------------------------------------------- evaluation
+  function schedule(ms) {
+    clearTimeout(timer);
+    setStatus('computing');
+    timer = setTimeout(evaluateNow, ms);
+  }
+
+  function evaluateNow() {
+    clearTimeout(timer);
+    if (!M || !state.doc) return;
+    const t0 = performance.now();
+    const res = M.evaluateObject(JSON.stringify(state.doc), { lang: state.lang, method: 'corrected', formats: ['json'] });
+    state.lastEvalMs = performance.now() - t0;
+    state.evalCount++;
+    if (res && res.ok) {
+      state.result = res;
+      state.minimal = res.minimal;
+      state.errors = [];
+      state.seed = null;
+      renderReportArea();
+      updateHash();
+      setStatus('ok');
+    } else {
+      state.errors = (res && Array.isArray(res.errors)) ? res.errors : [];
+      renderReportArea();
+      setStatus('errors');
+    }
+    markErrors();
+    for (const b of bindings) if (b.field.type === 'document' && b.sync) b.sync(b);
+    document.dispatchEvent(new CustomEvent('slo:evaluated', { detail: { ok: !!(res && res.ok) } }));
+  }
+
+  function errorTarget(path) {
+    let p = String(path || '');
+    while (p) {
+      if (fieldWraps.has(p)) return fieldWraps.get(p);
+      const q = p.replace(/\[\d+\]$/, '');
+      if (q !== p) { p = q; continue; }
+      const i = p.lastIndexOf('.');
+      if (i < 0) break;
+      p = p.slice(0, i);
+    }
+    return null;
+  }
+
+  function stripPath(msg, path) {
+    const m = str(msg);
+    for (const sep of [': ', '：']) if (path && m.startsWith(path + sep)) return m.slice(path.length + sep.length);
+    return m;
+  }
+
+  function markErrors() {
+    const ed = $('editor');
+    if (!ed) return;
+    for (const w of ed.querySelectorAll('.field.invalid')) w.classList.remove('invalid');
+    for (const e of ed.querySelectorAll('.field-error')) if (e.id !== 'config-local-error' && e.id !== 'doc-error') { e.hidden = true; e.textContent = ''; }
+    for (const i of ed.querySelectorAll('[aria-invalid]')) i.removeAttribute('aria-invalid');
+    for (const s of ed.querySelectorAll('.grp-errors')) { s.hidden = true; s.textContent = ''; }
+    const summary = $('error-summary');
+    clear(summary);
+    summary.hidden = !state.errors.length;
+    if (!state.errors.length) return;
+    const perGroup = new Map();
+    const list = h('ul');
+    for (const e of state.errors) {
+      const wrap = errorTarget(e.path);
+      if (wrap) {
+        wrap.classList.add('invalid');
+        const el = wrap.querySelector(':scope > .field-error:not(#config-local-error)') || wrap.querySelector('.field-error:not(#config-local-error)');
+        if (el) {
+          el.textContent = (el.textContent ? el.textContent + ' · ' : '') + stripPath(e.message, e.path);
+          el.hidden = false;
+        }
+        const input = wrap.querySelector('input, select, textarea');
+        if (input) input.setAttribute('aria-invalid', 'true');
+        const g = wrap.closest('details.group');
+        if (g) perGroup.set(g, (perGroup.get(g) || 0) + 1);
+      }
+      list.appendChild(h('li', null, h('span', { text: str(e.message) }), wrap ? ' ' : null,
+        wrap ? h('button', { type: 'button', class: 'linklike', text: t('go_to_field'), on: { click: () => focusField(wrap) } }) : null));
+    }
+    for (const [g, n] of perGroup) {
+      const s = g.querySelector('.grp-errors');
+      if (s) { s.textContent = String(n) + ' ⚠'; s.hidden = false; }
+    }
+    summary.append(h('h2', { text: t('errors_title') }), list);
+  }
+
+  function focusField(wrap) {
+    let d = wrap.closest('details');
+    while (d) { d.open = true; d = d.parentElement && d.parentElement.closest('details'); }
+    const input = wrap.querySelector('input, select, textarea, summary');
+    if (input) { input.focus(); input.scrollIntoView({ block: 'center' }); }
+  }
+
+  // ---------------------------------------------------------------- report
+  function currentReport() {
+    if (!state.result) return null;
+    const r = state.result.report;
+    if (state.view === 'embed' || state.tab === 'corrected') return r;
+    if (r && Array.isArray(r.appendices) && r.appendices.length && r.appendices.find((a) => a && a.method === 'seed')) return r.appendices.find((a) => a.method === 'seed');
+    if (r && Array.isArray(r.appendices) && r.appendices[0]) return r.appendices[0];
+    const key = JSON.stringify(state.result.minimal) + state.lang;
+    if (!state.seed || state.seed.key !== key) {
+      const s = M.evaluateObject(JSON.stringify(state.result.scenario), { lang: state.lang, method: 'seed', formats: ['json'] });
+      state.seed = { key, report: s && s.ok ? s.report : null };
+    }
+    return state.seed.report;
+  }
+
+  function renderReportArea(override) {
+    const panel = $('report-panel');
+    if (!panel) return;
+    const r = override || currentReport();
+    const prevH = panel.offsetHeight;
+    if (prevH) panel.style.minHeight = prevH + 'px';
+    SLO.charts.destroyIn(panel);
+    clear(panel);
+    if (state.errors.length && state.result) panel.appendChild(h('p', { class: 'notice warn', id: 'stale-note', text: t('stale') }));
+    if (r) {
+      panel.appendChild(state.view === 'embed' ? SLO.report.renderCompact(r, state.lang) : SLO.report.render(r, state.lang));
+    } else if (state.tab === 'seed' && state.result) {
+      panel.appendChild(h('p', { class: 'muted', text: t('seed_unavailable') }));
+    }
+    panel.classList.toggle('stale', !!(state.errors.length && state.result));
+    SLO.charts.initIn(panel);
+    requestAnimationFrame(() => { panel.style.minHeight = ''; });
+    const of = $('open-full');
+    if (of) of.href = fullUrl();
+  }
+
+  // ---------------------------------------------------------------- links
+  function baseUrl() {
+    return location.href.split('#')[0];
+  }
+
+  function fullUrl(view) {
+    return baseUrl() + LINK.buildFragment(state.encoded || '1.', state.lang, view === 'embed' ? 'embed' : 'full');
+  }
+
+  async function updateHash() {
+    if (!state.minimal) return;
+    const seq = ++hashSeq;
+    const enc = await LINK.encodeScenario(state.minimal);
+    if (seq !== hashSeq) return;
+    state.encoded = enc;
+    const frag = LINK.buildFragment(enc, state.lang, state.view);
+    if (!state.keepHash && location.hash !== frag) history.replaceState(null, '', frag);
+    const of = $('open-full');
+    if (of) of.href = fullUrl();
+  }
+
+  async function copyLink() {
+    if (!state.minimal) return;
+    const seq = ++hashSeq;
+    state.encoded = await LINK.encodeScenario(state.minimal);
+    if (seq === hashSeq && !state.keepHash) history.replaceState(null, '', LINK.buildFragment(state.encoded, state.lang, state.view));
+    const url = fullUrl();
+    const ok = await SLO.exports.copyText(url);
+    const box = $('link-box'), out = $('link-out'), note = $('link-note');
+    out.value = url;
+    box.hidden = false;
+    note.textContent = url.length > 2000 ? t('link_too_long_note', { n: url.length }) : '';
+    if (!ok) { out.focus(); out.select(); }
+    toast(ok ? t('copied') : t('copy_failed'));
+  }
+
+  function toast(msg) {
+    const el = $('toast');
+    if (!el) return;
+    el.textContent = msg;
+    el.classList.add('show');
+    clearTimeout(el._t);
+    el._t = setTimeout(() => el.classList.remove('show'), 2500);
+  }
+
+  function switchLang() {
+    state.lang = state.lang === 'zh' ? 'en' : 'zh';
+    state.catalog = M.catalogObject(state.lang);
+    applyLangAttr();
+    const focusId = document.activeElement && document.activeElement.id;
+    buildShell();
+    buildEditor();
+    renderNotice();
+    evaluateNow();
+    if (focusId && $(focusId)) $(focusId).focus();
+  }
+
+  // ---------------------------------------------------------------- embed
+  function escAttr(s) {
+    return String(s).replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/'/g, '&#39;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  }
+
+  function embedDialog() {
+    const base = h('input', { id: 'embed-base', type: 'url', spellcheck: 'false', 'aria-describedby': 'embed-base-note' });
+    const height = h('input', { id: 'embed-height', type: 'text', inputmode: 'numeric', value: '560' });
+    const snippet = h('textarea', { id: 'embed-snippet', rows: '4', readonly: true, class: 'mono', spellcheck: 'false' });
+    const resize = h('textarea', { id: 'embed-resize', rows: '4', readonly: true, class: 'mono', spellcheck: 'false' });
+    const preview = h('a', { id: 'embed-open', href: '#', target: '_blank', rel: 'noopener noreferrer', text: t('embed_preview') + ' ↗' });
+    const update = () => {
+      const hgt = /^\d{2,5}$/.test(height.value.trim()) ? height.value.trim() : '560';
+      const src = base.value.trim().split('#')[0] + LINK.buildFragment(state.encoded || '1.', state.lang, 'embed');
+      const name = str(state.result && state.result.scenario && state.result.scenario.name);
+      snippet.value = '<iframe src="' + escAttr(src) + '" width="100%" height="' + hgt + '" loading="lazy" title="' +
+        escAttr(t('app_title') + (name ? ': ' + name : '')) + '" style="border:0"></iframe>';
+      preview.href = src;
+    };
+    resize.value = '<scr' + "ipt>addEventListener('message',function(e){var d=e.data;if(!d||d.type!=='slo-estimator:height')return;" +
+      "document.querySelectorAll('iframe').forEach(function(f){if(f.contentWindow===e.source)f.height=Math.ceil(d.height)})})</scr" + 'ipt>';
+    base.addEventListener('input', update);
+    height.addEventListener('input', update);
+    const dlg = h('dialog', { id: 'embed-dialog', class: 'dialog', 'aria-labelledby': 'embed-title' },
+      h('h2', { id: 'embed-title', text: t('embed_title') }),
+      h('p', { text: t('embed_intro') }),
+      h('div', { class: 'field' }, h('label', { for: 'embed-base', text: t('embed_base') }), base, h('p', { id: 'embed-base-note', class: 'muted small', text: t('embed_base_note') })),
+      h('div', { class: 'field' }, h('label', { for: 'embed-height', text: t('embed_height') }), h('div', { class: 'control' }, height, h('span', { class: 'unit', text: 'px' }))),
+      h('div', { class: 'field' }, h('label', { for: 'embed-snippet', text: t('embed_snippet') }), snippet),
+      h('div', { class: 'row-buttons' },
+        h('button', { type: 'button', class: 'btn primary', id: 'embed-copy', text: t('embed_copy'), on: { click: async () => { toast((await SLO.exports.copyText(snippet.value)) ? t('embed_copied') : t('copy_failed')); } } }),
+        preview),
+      h('details', null, h('summary', { text: t('embed_resize') }), resize),
+      h('div', { class: 'row-buttons end' }, h('button', { type: 'button', class: 'btn', id: 'embed-close', text: t('close'), on: { click: () => dlg.close() } })));
+    dlg._update = update;
+    return dlg;
+  }
+
+  async function openEmbedDialog() {
+    if (state.minimal) state.encoded = await LINK.encodeScenario(state.minimal);
+    const dlg = $('embed-dialog');
+    const base = $('embed-base');
+    if (!base.value) base.value = baseUrl();
+    dlg._update();
+    dlg.showModal();
+    $('embed-snippet').focus();
+    $('embed-snippet').select();
+  }
+
+  let lastHeight = -1;
+  let ro = null;
+  function startHeightReporting(el) {
+    if (window.parent === window || typeof ResizeObserver !== 'function') return;
+    if (ro) ro.disconnect();
+    ro = new ResizeObserver(() => {
+      const hgt = Math.ceil(el.getBoundingClientRect().height);
+      if (hgt !== lastHeight) {
+        lastHeight = hgt;
+        window.parent.postMessage({ type: 'slo-estimator:height', height: hgt }, '*');
+      }
+    });
+    ro.observe(el);
+  }
+
+  // ---------------------------------------------------------------- exports
+  function closeMenu() {
+    const m = $('export-menu');
+    if (m) m.open = false;
+  }
+
+  function exportBase() {
+    return SLO.exports.slug(state.result && state.result.scenario && state.result.scenario.name) + (state.tab === 'seed' ? '-seed' : '');
+  }
+
+  function markdownText() {
+    if (!state.result) return '';
+    const res = M.evaluateObject(JSON.stringify(state.result.scenario), { lang: state.lang, method: state.tab === 'seed' ? 'seed' : 'corrected', formats: ['markdown'] });
+    return res && res.ok && typeof res.markdown === 'string' ? res.markdown : '';
+  }
+
+  async function exportMarkdown(copy) {
+    closeMenu();
+    const md = markdownText();
+    if (!md) return;
+    const withLink = md.replace(/\s*$/, '\n') + '\n' + fullUrlSync() + '\n';
+    if (copy) toast((await SLO.exports.copyText(withLink)) ? t('md_copied') : t('copy_failed'));
+    else SLO.exports.download(exportBase() + '.md', withLink, 'text/markdown');
+  }
+
+  function fullUrlSync() {
+    return fullUrl();
+  }
+
+  function exportJson() {
+    closeMenu();
+    if (!state.result) return;
+    const doc = {
+      format: 'slo-estimator-export',
+      export_version: 1,
+      core_version: str(M.version()),
+      link: fullUrl(),
+      scenario: state.result.scenario,
+      minimal: state.result.minimal,
+      report: state.result.report,
+    };
+    SLO.exports.download(exportBase() + '.json', JSON.stringify(doc, null, 2) + '\n', 'application/json');
+  }
+
+  function exportCsv() {
+    closeMenu();
+    const r = currentReport();
+    if (!r) return;
+    SLO.exports.download(exportBase() + '-tables.csv', SLO.exports.tablesCsv(r), 'text/csv');
+  }
+
+  // ---------------------------------------------------------------- public (tests, console)
+  window.SloEstimator = {
+    ready,
+    get lang() { return state.lang; },
+    get view() { return state.view; },
+    scenario: () => clone(state.result && state.result.scenario),
+    minimal: () => clone(state.minimal),
+    report: () => clone(state.result && state.result.report),
+    errors: () => clone(state.errors),
+    link: () => fullUrl(),
+    lastEvalMs: () => state.lastEvalMs,
+    evalCount: () => state.evalCount,
+    markdown: () => markdownText(),
+    csv: () => SLO.exports.tablesCsv(currentReport() || {}),
+    // Renders a given report document (schema 1) as if the core had returned it (renderer tests).
+    renderReport: (r) => renderReportArea(r),
+  };
+
+  if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', boot);
+  else boot();
+})(window.SLO = window.SLO || {});
