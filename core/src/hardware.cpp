@@ -26,6 +26,7 @@ double Gpu::peak(DType t) const {
 static Efficiency read_eff(const json& j, Efficiency e) {
   e.gemm = j.value("gemm", e.gemm);
   e.attention = j.value("attention", e.attention);
+  e.attention_hbm = j.value("attention_hbm", e.attention_hbm);
   e.hbm = j.value("hbm", e.hbm);
   e.nvlink = j.value("nvlink", e.nvlink);
   e.rdma = j.value("rdma", e.rdma);
@@ -55,6 +56,7 @@ const std::vector<Gpu>& gpu_presets() {
       x.nvlink_bytes_s = g.value("nvlink_gb_s", 0.0) * 1e9;
       x.nic_bytes_s = g.value("nic_gb_s", 0.0) * 1e9;
       x.nvlink_domain = g.value("nvlink_domain", 8);
+      x.sms = g.value("sms", 132);
       std::string fam = g.value("efficiency_family", "default");
       if (!families.count(fam)) throw InternalError("gpus.json: unknown efficiency family " + fam);
       x.eff = families[fam];

@@ -14,8 +14,9 @@ namespace slo {
 // One set per GPU preset, fitted by `slo-estimator fit` on core/data/published-benchmarks.json.
 struct Efficiency {
   double gemm = 0.6;             // dense tensor-core FLOPs (GEMMs) / peak of the GEMM format
-  double attention = 0.5;        // attention-core FLOPs / BF16 peak (FlashMLA / FlashAttention)
-  double hbm = 0.8;              // streamed bytes (weights, KV) / HBM bandwidth
+  double attention = 0.59;       // attention-core FLOPs / BF16 peak (FlashMLA compute-bound: 580 of 989 TFLOPS on H800)
+  double attention_hbm = 0.9;    // KV bytes read by the attention core / HBM bandwidth (FlashMLA: 3000 of 3350 GB/s)
+  double hbm = 0.8;              // streamed weight and activation bytes / HBM bandwidth
   double nvlink = 0.7;           // intra-node all-to-all / NVLink bandwidth per direction
   double rdma = 0.85;            // inter-node all-to-all / NIC bandwidth per GPU
   double comm_latency_us = 25;   // fixed latency of one dispatch, combine or all-reduce
@@ -34,6 +35,7 @@ struct Gpu {
   double nvlink_bytes_s = 0;  // per GPU per direction (0 = no NVLink: PCIe)
   double nic_bytes_s = 0;     // RDMA per GPU
   int nvlink_domain = 8;      // GPUs that share one NVLink domain (a "node")
+  int sms = 132;              // streaming multiprocessors
   Efficiency eff;
   std::vector<std::string> calibrated_on;  // benchmark point ids the factors were fitted on
   std::string calibration_note;

@@ -59,6 +59,13 @@ struct Deployment {
   PoolConfig colocated, prefill, decode;
   double memory_fraction = 0.9;
   std::string two_batch_overlap = "auto";  // "on" | "off" | "auto"
+  // Expert-parallel load balance: mean / max tokens per EP rank (1 = perfect). 0 = automatic:
+  // 1 without EP, 0.8 with redundant experts (EPLB), 0.7 without.
+  double expert_balance = 0;
+  double balance(int ep, int redundant) const {
+    if (expert_balance > 0) return expert_balance;
+    return ep <= 1 ? 1.0 : redundant > 0 ? 0.8 : 0.7;
+  }
   int chunked_prefill_tokens = 8192;
   int max_decode_batch_per_gpu = 0;        // 0 = chosen by the model
   Mtp mtp;

@@ -1,0 +1,89 @@
+// The corrected method's numbers for one scenario: pools and memory plans, KV capacity, prefill
+// capacity, the decode operating point, system throughput, TTFT percentiles, calibration.
+#pragma once
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "slo/memory_plan.hpp"
+#include "slo/queueing.hpp"
+#include "slo/step_time.hpp"
+
+namespace slo {
+
+struct PoolEval {
+  std::string role;  // "colocated" | "prefill" | "decode"
+  Pool pool;
+  MemoryPlan plan;
+};
+
+struct DecodePoint {
+  double in_flight = 0;   // sequences decoding per DP group (pp micro-batches together)
+  double context = 0;     // mean context of a running sequence
+  double tokens_per_step = 1;
+  StepParts step;         // one decode step (TPOT x tokens_per_step)
+  double tpot_s = 0;      // time per output token (with the colocated prefill share)
+  double prefill_share = 0;  // colocated: fraction of GPU time spent on prefill
+  double output_tps = 0;  // output tokens/s of the decode pool
+  std::string limit;      // what stops a larger batch: "tpot" | "kv" | "cap" | "load"
+};
+
+struct Evaluation {
+  Scenario s;
+  ParamBreakdown params;
+  std::vector<PoolEval> pools;  // [colocated] or [prefill, decode]
+  double time_scale = 1.0;      // calibration multiplier on every time (1 = preset factors)
+
+  const PoolEval& decode_pool() const { return pools.back(); }
+  const PoolEval& prefill_pool() const { return pools.front(); }
+  bool disaggregated() const { return pools.size() == 2; }
+
+  LengthDist input{1, 1}, output{1, 1};
+  double running_context = 0;   // mean context of a decoding sequence: input + output / 2
+
+  // KV capacity (sessions of the decode/colocated pool).
+  double sessions_target_ctx = 0, sessions_8k = 0, sessions_16k = 0, sessions_32k = 0;
+  double session_bytes_target_ctx = 0;  // per GPU
+
+  // Prefill.
+  StepParts prefill_step;        // one full-budget pass
+  double prefill_tokens_s = 0;   // prefill capacity of the prefill (or colocated) pool, input tokens/s
+  double prefill_s_per_token = 0;
+
+  // System capacity at the TPOT limit.
+  double lambda_max = 0;         // requests/s the deployment sustains
+  std::string lambda_limit;      // "prefill" | "decode-tpot" | "decode-kv" | "kv-transfer" | "infeasible"
+  DecodePoint op_max;            // decode operating point at lambda_max
+  double input_tps_max = 0, output_tps_max = 0, total_tps_max = 0;
+  bool tpot_feasible = true;     // TPOT at batch 1 meets the limit
+
+  // At the workload's load.
+  double lambda_load = 0;        // requests/s of the workload (arrival_qpm or the throughput target)
+  std::string load_source;       // "arrival_qpm" | "throughput_target" | "capacity"
+  bool load_sustainable = true;
+  DecodePoint op_load;
+  double kv_transfer_s = 0;      // per mean request (disaggregated)
+  double first_decode_s = 0;
+  TtftStats ttft;                // at lambda_load
+
+  // Throughput target in its own kind, and the capacity in that kind.
+  double capacity_in_target_kind() const;
+};
+
+// Builds the pools of a scenario's deployment.
+std::vector<PoolEval> make_pools(const Scenario& s, const Deployment& d, const Precision& p, const Gpu& g, int gpus_per_node);
+
+struct EvalOptions {
+  double time_scale = 1.0;
+  bool ttft = true;
+  int ttft_requests = 4000;
+};
+Evaluation evaluate_scenario(const Scenario& s, const EvalOptions& o = {});
+
+// Decode point of a pool at `in_flight` sequences per DP group (prefill share for colocated pools).
+DecodePoint decode_at(const PoolEval& pe, double in_flight, double context, double prefill_share, double time_scale);
+
+// The scenario a reference measurement describes (same model; its GPU, precision, deployment, workload).
+Scenario reference_scenario(const Scenario& s);
+
+}  // namespace slo

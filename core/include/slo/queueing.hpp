@@ -1,0 +1,58 @@
+// TTFT percentiles: a discrete-event simulation of the prefill pool (Poisson arrivals, input
+// lengths with the workload's mean and maximum, chunked prefill batches, FIFO).
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+namespace slo {
+
+// Input/output lengths on [1, max] with a given mean: the maximum-entropy (truncated exponential)
+// distribution, the least-assuming one that matches what the workload states (mean and maximum).
+// Source: Jaynes, maximum entropy on a bounded interval with a mean constraint.
+class LengthDist {
+ public:
+  LengthDist(double mean, double max);
+  double sample(double u) const;  // inverse CDF, u in [0, 1)
+  double mean() const { return mean_; }
+  double max() const { return max_; }
+  double second_moment() const { return m2_; }  // E[L^2]
+ private:
+  double mean_, max_, theta_ = 0, m2_ = 0;
+  bool fixed_ = false;
+};
+
+// Deterministic PRNG (splitmix64): identical streams natively and in wasm.
+class Rng {
+ public:
+  explicit Rng(uint64_t seed) : s_(seed) {}
+  double uniform();  // [0, 1)
+ private:
+  uint64_t s_;
+};
+
+struct PassWork {
+  double tokens = 0;     // new tokens in the pass (whole pool)
+  double seqs = 0;       // sequences touched
+  double attn_work = 0;  // sum of chunk x (prefix + chunk / 2)
+};
+
+struct TtftStats {
+  bool stable = true;          // the prefill side keeps up with arrivals
+  double utilization = 0;      // busy fraction of the prefill server
+  double p50 = 0, p90 = 0, p99 = 0, mean = 0;  // seconds
+  double mean_wait = 0;        // seconds queued before the first chunk starts
+  double mean_prefill = 0;     // seconds from first chunk to last
+  int simulated = 0;
+};
+
+// Simulates `requests` arrivals at `rate` per second. `pass_time(work)` gives the duration of one
+// pass; `budget` is the pass token budget of the pool; `extra(len)` adds the per-request time after
+// prefill (KV transfer + first decode step).
+TtftStats simulate_ttft(double rate, const LengthDist& input, double budget,
+                        const std::function<double(const PassWork&)>& pass_time,
+                        const std::function<double(double)>& extra, int requests = 4000, uint64_t seed = 0x5EED5EEDULL);
+
+double percentile(std::vector<double> v, double q);
+
+}  // namespace slo

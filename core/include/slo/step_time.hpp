@@ -1,0 +1,57 @@
+// Time of one forward pass on one GPU of a pool, part by part: weight reads, KV reads, GEMM FLOPs,
+// attention core, elementwise traffic, EP dispatch/combine (NVLink/RDMA), TP all-reduce, PP sends,
+// two-batch overlap, per-step overhead; decode steps with MTP drafts and verification.
+#pragma once
+#include <string>
+
+#include "slo/memory_plan.hpp"
+
+namespace slo {
+
+struct StepParts {
+  // Roofline parts (seconds). Each operation costs max(bytes / achieved HBM bandwidth,
+  // FLOPs / achieved peak); the op's time is booked under the side that bound it.
+  double weights = 0;      // memory-bound time streaming weights
+  double kv = 0;           // memory-bound time reading/writing the KV cache
+  double gemm = 0;         // compute-bound GEMM time (projections, FFN, experts, lm_head)
+  double attention = 0;    // compute-bound attention-core time
+  double elementwise = 0;  // norms, activations, residuals (memory-bound)
+  double compute() const { return weights + kv + gemm + attention + elementwise; }
+  // Raw (unbounded) figures for the breakdown table.
+  double weight_bytes = 0, kv_bytes = 0, gemm_flops = 0, attention_flops = 0;
+  // Communication (seconds, before overlap).
+  double ep_nvlink = 0, ep_rdma = 0, ep_latency = 0;  // dispatch + combine
+  double tp_allreduce = 0;
+  double pp_send = 0;
+  double comm() const { return ep_nvlink + ep_rdma + ep_latency + tp_allreduce + pp_send; }
+  double ep_bytes_nvlink = 0, ep_bytes_rdma = 0;
+  double overhead = 0;
+  bool tbo = false;         // two-batch overlap used
+  double compute_total = 0; // compute side after TBO (weights read twice when split)
+  double exposed_comm = 0;  // communication not hidden by overlap
+  double mtp_draft = 0;     // MTP draft passes (decode)
+  double total = 0;         // wall time of the step (or pass)
+  std::string bottleneck;   // "compute" | "hbm-weights" | "hbm-kv" | "network" | "overhead"
+};
+
+// One decode step: `seqs` sequences per DP group at mean context `context`, verifying
+// draft_tokens + 1 tokens per sequence when MTP is on. `time_scale` multiplies every time
+// (calibration to a user's measurement; 1 = the GPU preset's factors).
+StepParts decode_step(const Pool& pool, double seqs, double context, double time_scale = 1.0);
+
+// One prefill forward pass: `tokens` new tokens per DP group from `seqs` sequences, with causal
+// attention work `attn_work` = sum over sequences of chunk x (prefix + chunk / 2) tokens^2.
+StepParts prefill_pass(const Pool& pool, double tokens, double seqs, double attn_work, double time_scale = 1.0);
+
+// Expected tokens a sequence advances per decode step: 1 + a + ... + a^d (MTP, acceptance a).
+// Source: ESTIMATOR-NOTES §4; Leviathan et al. 2023 (speculative decoding), eq. for i.i.d. acceptance.
+double tokens_per_step(const Mtp& mtp);
+
+// DeepEP low-latency dispatch + combine of `tokens` tokens per GPU over one MoE layer, as the
+// report's communication model computes it (for tests against DeepEP's published timings).
+struct A2ATime {
+  double dispatch = 0, combine = 0;
+};
+A2ATime ep_low_latency_time(const Pool& pool, double tokens_per_gpu);
+
+}  // namespace slo

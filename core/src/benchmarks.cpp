@@ -1,0 +1,274 @@
+#include "slo/benchmarks.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+
+#include "slo/data.hpp"
+#include "slo/evaluation.hpp"
+
+namespace slo {
+
+using nlohmann::json;
+
+namespace {
+
+struct Closed {
+  double output_tps = 0, tpot_s = 0;
+};
+
+// Closed loop at `concurrency` requests on a colocated pool: lambda = C / (TTFT + out x TPOT),
+// with the prefill share of GPU time that lambda implies. Fixed-point iteration.
+Closed closed_loop(const Evaluation& ev, double concurrency) {
+  const PoolEval& pe = ev.decode_pool();
+  const Workload& w = ev.s.workload;
+  const double dp = pe.plan.dp;
+  const double per_group = concurrency / dp;
+  const double ttft = prefill_pass(ev.prefill_pool().pool, w.input_tokens, 1, w.input_tokens * w.input_tokens / 2.0, ev.time_scale).total;
+  double share = 0, lambda = 0, tpot = 0;
+  for (int i = 0; i < 40; ++i) {
+    tpot = decode_at(pe, per_group, ev.running_context, share, ev.time_scale).tpot_s;
+    lambda = concurrency / (ttft + w.output_tokens * tpot);
+    share = std::min(0.95, lambda / dp * w.input_tokens * ev.prefill_s_per_token);
+  }
+  return Closed{lambda * w.output_tokens, tpot};
+}
+
+double predict(const json& m, const Evaluation& ev) {
+  const std::string metric = m.at("metric");
+  const double gpn = ev.s.gpus_per_node;
+  if (metric == "capacity_total_tps") return ev.total_tps_max;
+  if (metric == "prefill_tps_per_node") return ev.prefill_tokens_s / (ev.prefill_pool().pool.cfg.gpus / gpn);
+  if (metric == "decode_tps_per_node_at_batch") {
+    const PoolEval& pe = ev.decode_pool();
+    const double b = m.at("batch_per_gpu").get<double>() * pe.pool.cfg.attention_tp;
+    const DecodePoint d = decode_at(pe, b, m.at("context").get<double>(), 0, ev.time_scale);
+    return d.output_tps / (pe.pool.cfg.gpus / gpn);
+  }
+  const Closed c = closed_loop(ev, m.at("concurrency").get<double>());
+  if (metric == "closed_loop_output_tps") return c.output_tps;
+  if (metric == "closed_loop_output_tps_per_gpu") return c.output_tps / ev.decode_pool().pool.cfg.gpus;
+  if (metric == "closed_loop_tps_per_user") return 1.0 / c.tpot_s;
+  if (metric == "closed_loop_tpot_ms") return c.tpot_s * 1e3;
+  throw InternalError("unknown benchmark metric " + metric);
+}
+
+struct Prepared {
+  json m;
+  Scenario s;
+  json normalized;
+};
+
+const std::vector<Prepared>& prepared() {
+  static const std::vector<Prepared> list = [] {
+    std::vector<Prepared> out;
+    json doc = json::parse(data::file("benchmarks/measurements.json"));
+    for (const auto& m : doc.at("measurements")) {
+      ParseResult p = parse_scenario(m.at("scenario"));
+      if (!p.ok) throw InternalError("benchmark " + m.at("id").get<std::string>() + ": " + p.errors.front().message);
+      out.push_back(Prepared{m, p.scenario, p.normalized});
+    }
+    return out;
+  }();
+  return list;
+}
+
+}  // namespace
+
+std::vector<BenchmarkRow> run_benchmarks(const std::map<std::string, Efficiency>& overrides) {
+  std::vector<BenchmarkRow> rows;
+  for (const auto& p : prepared()) {
+    Scenario s = p.s;
+    auto it = overrides.find(s.gpu_id);
+    if (it != overrides.end()) s.gpu.eff = it->second;
+    EvalOptions o;
+    o.ttft = false;
+    const Evaluation ev = evaluate_scenario(s, o);
+    BenchmarkRow r;
+    r.id = p.m.at("id");
+    r.point = p.m.at("point");
+    r.label = p.m.at("label");
+    r.gpu = s.gpu_id;
+    r.metric = p.m.at("metric");
+    r.unit = p.m.at("unit");
+    r.assumptions = p.m.value("assumptions", "");
+    r.measured = p.m.at("measured");
+    r.predicted = predict(p.m, ev);
+    r.scenario = p.normalized;
+    rows.push_back(std::move(r));
+  }
+  return rows;
+}
+
+namespace {
+
+// Factor vector in a fixed order, with bounds; optimised in log space.
+constexpr int kN = 8;
+struct Bound {
+  double lo, hi;
+};
+const Bound kBounds[kN] = {{0.1, 0.95}, {0.1, 0.95}, {0.3, 0.95}, {0.2, 0.95}, {0.2, 0.95}, {3, 150}, {0.2, 8}, {0.3, 0.98}};
+std::array<double, kN> to_vec(const Efficiency& e) {
+  return {e.gemm, e.attention, e.hbm, e.nvlink, e.rdma, e.comm_latency_us, e.step_overhead_ms, e.attention_hbm};
+}
+Efficiency from_vec(const std::array<double, kN>& v) {
+  Efficiency e;
+  e.gemm = v[0];
+  e.attention = v[1];
+  e.hbm = v[2];
+  e.nvlink = v[3];
+  e.rdma = v[4];
+  e.comm_latency_us = v[5];
+  e.step_overhead_ms = v[6];
+  e.attention_hbm = v[7];
+  return e;
+}
+
+// Coordinate descent in log space with a shrinking step over the factors `mask` selects.
+template <class Loss>
+std::array<double, kN> minimise(std::array<double, kN> x, Loss loss, std::array<bool, kN> mask) {
+  double best = loss(x);
+  double step = 0.4;
+  for (int round = 0; round < 7; ++round) {
+    for (int pass = 0; pass < 4; ++pass) {
+      bool improved = false;
+      for (int i = 0; i < kN; ++i) {
+        if (!mask[i]) continue;
+        for (double dir : {1.0, -1.0}) {
+          auto y = x;
+          y[i] = std::min(kBounds[i].hi, std::max(kBounds[i].lo, x[i] * std::exp(dir * step)));
+          if (y[i] == x[i]) continue;
+          const double l = loss(y);
+          if (l < best - 1e-12) {
+            best = l;
+            x = y;
+            improved = true;
+          }
+        }
+      }
+      if (!improved) break;
+    }
+    step *= 0.5;
+  }
+  return x;
+}
+
+// Fitted on end-to-end points: GEMM efficiency, weight-streaming bandwidth, per-step overhead.
+// Kernel-measured, not fitted end to end: attention (FlashMLA), attention_hbm (FlashMLA), links (DeepEP).
+const std::array<bool, kN> kComputeMask = {true, false, true, false, false, false, true, false};
+const std::array<bool, kN> kLinkMask = {false, false, false, false, true, true, false, false};
+
+}  // namespace
+
+std::vector<KernelRow> deepep_low_latency_rows(const Efficiency& eff) {
+  const json k = json::parse(data::file("published-benchmarks.json")).at("kernel_and_link_measurements").at("deepep_h800_low_latency_128_tokens");
+  const ModelArch m = load_preset("deepseek-ai/DeepSeek-V3");
+  Gpu g = *find_gpu("h800-80g");
+  g.eff = eff;
+  Precision pr;
+  Deployment d;
+  std::vector<KernelRow> rows;
+  for (std::size_t i = 0; i < k.at("ep").size(); ++i) {
+    Pool pool;
+    pool.model = &m;
+    pool.precision = &pr;
+    pool.gpu = &g;
+    pool.deployment = &d;
+    pool.cfg.gpus = k.at("ep")[i];
+    pool.cfg.ep = pool.cfg.gpus;
+    pool.gpus_per_node = 8;
+    pool.phase = Phase::Decode;
+    const A2ATime t = ep_low_latency_time(pool, 128);
+    rows.push_back(KernelRow{pool.cfg.ep, k.at("dispatch_us")[i], k.at("combine_us")[i], t.dispatch * 1e6, t.combine * 1e6});
+  }
+  return rows;
+}
+
+FitResult fit_efficiency() {
+  FitResult res;
+  const auto& preps = prepared();
+  std::map<std::string, std::vector<int>> by_gpu;
+  for (int i = 0; i < static_cast<int>(preps.size()); ++i) by_gpu[preps[i].s.gpu_id].push_back(i);
+  for (auto& [g, idx] : by_gpu)
+    for (int i : idx) res.points[g].push_back(preps[i].m.at("id"));
+
+  auto sq_err = [&](const std::vector<int>& idx, const std::map<std::string, Efficiency>& eff) {
+    double sum = 0;
+    for (int i : idx) {
+      Scenario s = preps[i].s;
+      s.gpu.eff = eff.at(s.gpu_id);
+      EvalOptions o;
+      o.ttft = false;
+      const Evaluation ev = evaluate_scenario(s, o);
+      const double pred = predict(preps[i].m, ev);
+      const double e = pred > 0 ? std::log(pred / preps[i].m.at("measured").get<double>()) : 5.0;
+      sum += e * e;
+    }
+    return sum;
+  };
+  auto prior = [](const std::array<double, kN>& x, const std::array<double, kN>& x0, double w) {
+    double s = 0;
+    for (int i = 0; i < kN; ++i) {
+      const double d = std::log(x[i] / x0[i]);
+      s += w * d * d;
+    }
+    return s;
+  };
+
+  // 0. Links from kernel measurements (DeepEP on H800; the same CX7 NICs and NVLink generation
+  //    as the other Hopper systems in the set).
+  Efficiency start = find_gpu("h100-80g")->eff;
+  start.nvlink = 155.0 / 200.0;     // DeepEP intranode ~153-158 GB/s on H800's 200 GB/s per direction
+  start.attention = 580.0 / 989.0;  // FlashMLA compute-bound, H800 BF16
+  start.attention_hbm = 3000.0 / 3350.0;  // FlashMLA memory-bound, H800
+  auto link = minimise(to_vec(start), [&](const std::array<double, kN>& x) {
+    double sum = 0;
+    for (const auto& r : deepep_low_latency_rows(from_vec(x))) {
+      const double a = std::log(r.predicted_dispatch_us / r.dispatch_us), b = std::log(r.predicted_combine_us / r.combine_us);
+      sum += a * a + b * b;
+    }
+    return sum;
+  }, kLinkMask);
+  {
+    double sum = 0;
+    int n = 0;
+    for (const auto& r : deepep_low_latency_rows(from_vec(link))) {
+      const double a = std::log(r.predicted_dispatch_us / r.dispatch_us), b = std::log(r.predicted_combine_us / r.combine_us);
+      sum += a * a + b * b;
+      n += 2;
+    }
+    res.kernel_rms_log_error = std::sqrt(sum / n);
+  }
+  start = from_vec(link);
+
+  // 1. Hopper family: all Hopper points, weak prior towards the spec-sheet-style defaults.
+  std::vector<int> hopper;
+  for (auto& [g, idx] : by_gpu)
+    if (g.rfind("h", 0) == 0) hopper.insert(hopper.end(), idx.begin(), idx.end());
+  const auto x0 = to_vec(Efficiency{});
+  auto fam = minimise(to_vec(start), [&](const std::array<double, kN>& x) {
+    std::map<std::string, Efficiency> eff;
+    for (auto& [g, idx] : by_gpu) eff[g] = from_vec(x);
+    return sq_err(hopper, eff) + prior(x, x0, 0.02);
+  }, kComputeMask);
+  res.family = from_vec(fam);
+
+  // 2. Per GPU, prior towards the family (weight grows as points get fewer).
+  double total = 0;
+  int count = 0;
+  for (auto& [g, idx] : by_gpu) {
+    const double w = 0.5 / idx.size();
+    auto x = minimise(fam, [&](const std::array<double, kN>& v) {
+      std::map<std::string, Efficiency> eff{{g, from_vec(v)}};
+      return sq_err(idx, eff) + prior(v, fam, w);
+    }, kComputeMask);
+    res.per_gpu[g] = from_vec(x);
+    std::map<std::string, Efficiency> eff{{g, res.per_gpu[g]}};
+    total += sq_err(idx, eff);
+    count += static_cast<int>(idx.size());
+  }
+  res.rms_log_error = count ? std::sqrt(total / count) : 0;
+  return res;
+}
+
+}  // namespace slo

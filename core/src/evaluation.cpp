@@ -1,0 +1,302 @@
+// The corrected method: memory, prefill capacity, decode operating point, system capacity, TTFT.
+#include "slo/evaluation.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "slo/kv_cache.hpp"
+
+namespace slo {
+
+std::vector<PoolEval> make_pools(const Scenario& s, const Deployment& d, const Precision& p, const Gpu& g, int gpn) {
+  std::vector<PoolEval> out;
+  auto add = [&](const char* role, const PoolConfig& cfg, Phase ph) {
+    PoolEval pe;
+    pe.role = role;
+    pe.pool.cfg = cfg;
+    pe.pool.gpus_per_node = gpn;
+    pe.pool.phase = ph;
+    pe.pool.with_mtp = d.mtp.draft_tokens > 0;
+    out.push_back(pe);
+  };
+  if (d.disaggregated) {
+    add("prefill", d.prefill, Phase::Prefill);
+    add("decode", d.decode, Phase::Decode);
+  } else {
+    add("colocated", d.colocated, Phase::Colocated);
+  }
+  (void)s;
+  (void)p;
+  (void)g;
+  return out;
+}
+
+namespace {
+
+void bind(PoolEval& pe, const Scenario& s, const Deployment& d, const Precision& p, const Gpu& g) {
+  pe.pool.model = &s.model;
+  pe.pool.precision = &p;
+  pe.pool.gpu = &g;
+  pe.pool.deployment = &d;
+}
+
+double tokens_of_kind(ThroughputKind k, double in, double out) {
+  return k == ThroughputKind::Output ? out : k == ThroughputKind::Input ? in : in + out;
+}
+
+// One full-budget prefill pass per DP group: `chunk` tokens; sequences and causal work follow the
+// input distribution (token-weighted mean prefix of a token is E[L^2] / (2 E[L])).
+StepParts full_prefill_pass(const PoolEval& pe, const LengthDist& in, double scale) {
+  const double chunk = pe.pool.deployment->chunked_prefill_tokens;
+  const double seqs = std::max(1.0, chunk / in.mean());
+  const double work = chunk * in.second_moment() / (2.0 * in.mean());
+  return prefill_pass(pe.pool, chunk, seqs, work, scale);
+}
+
+}  // namespace
+
+DecodePoint decode_at(const PoolEval& pe, double in_flight, double context, double prefill_share, double scale) {
+  DecodePoint d;
+  const int pp = pe.pool.cfg.pp;
+  d.in_flight = in_flight;
+  d.context = context;
+  d.tokens_per_step = pe.pool.with_mtp ? tokens_per_step(pe.pool.deployment->mtp) : 1.0;
+  d.step = decode_step(pe.pool, std::max(1.0, in_flight / pp), context, scale);
+  d.prefill_share = prefill_share;
+  const double share = std::max(1e-6, 1.0 - prefill_share);
+  // TPOT = step time / tokens per step, stretched by the time the GPUs spend on prefill.
+  d.tpot_s = d.step.total / d.tokens_per_step / share;
+  d.output_tps = pe.plan.dp * in_flight / d.tpot_s;
+  return d;
+}
+
+Scenario reference_scenario(const Scenario& s) {
+  Scenario r = s;
+  const Reference& ref = s.reference;
+  r.name = ref.name;
+  r.gpu_id = ref.gpu_id;
+  r.gpu = ref.gpu;
+  r.gpus_per_node = ref.gpus_per_node;
+  r.nodes = std::max(1, (ref.gpus() + ref.gpus_per_node - 1) / ref.gpus_per_node);
+  r.precision = ref.precision;
+  r.deployment = ref.deployment;
+  r.workload = ref.workload;
+  r.slo = Slo{};
+  r.slo.concurrent_sessions = 0;
+  r.slo.throughput_tokens_per_s = 0;
+  r.slo.ttft_p50_ms = 0;
+  r.slo.tpot_ms = ref.tpot_limit_ms;
+  r.reference.present = false;
+  return r;
+}
+
+double Evaluation::capacity_in_target_kind() const {
+  return s.slo.throughput_kind == ThroughputKind::Output  ? output_tps_max
+         : s.slo.throughput_kind == ThroughputKind::Input ? input_tps_max
+                                                          : total_tps_max;
+}
+
+Evaluation evaluate_scenario(const Scenario& scenario, const EvalOptions& o) {
+  Evaluation ev;
+  ev.s = scenario;
+  const Scenario& s = ev.s;
+  ev.time_scale = o.time_scale;
+  ev.params = count_params(s.model);
+  ev.pools = make_pools(s, s.deployment, s.precision, s.gpu, s.gpus_per_node);
+  for (auto& pe : ev.pools) bind(pe, s, s.deployment, s.precision, s.gpu);
+  const Workload& w = s.workload;
+  ev.input = LengthDist(w.input_tokens, w.input_tokens_max);
+  ev.output = LengthDist(w.output_tokens, w.output_tokens_max);
+  ev.running_context = std::min(w.context_length, w.input_tokens + w.output_tokens / 2.0);
+  const double scale = o.time_scale;
+  const double tpot_limit = s.slo.tpot_ms > 0 ? s.slo.tpot_ms * 1e-3 : 0.0;
+  const double cap_b = s.deployment.max_decode_batch_per_gpu > 0 ? s.deployment.max_decode_batch_per_gpu : 4096;
+
+  // Memory plans: reserves first sized for the default decode batch, then for the operating point.
+  for (auto& pe : ev.pools) pe.plan = plan_memory(pe.pool, std::min(cap_b, kDefaultDecodeBatch));
+  PoolEval& dec = ev.pools.back();
+  PoolEval& pre = ev.pools.front();
+
+  // Prefill capacity.
+  ev.prefill_step = full_prefill_pass(pre, ev.input, scale);
+  const double chunk = s.deployment.chunked_prefill_tokens;
+  ev.prefill_s_per_token = ev.prefill_step.total / chunk;  // per DP group
+  ev.prefill_tokens_s = pre.plan.fits() ? pre.plan.dp * chunk / ev.prefill_step.total : 0;
+  const double dp_d = dec.plan.dp;
+
+  // Largest in-flight batch per DP group allowed by KV (per GPU pool / per-session bytes).
+  auto kv_limit = [&](const PoolEval& pe) {
+    const double per = pe.plan.session_bytes(ev.running_context);
+    return pe.plan.fits() && per > 0 ? std::floor(pe.plan.kv_pool / per) : 0.0;
+  };
+  // Largest batch with TPOT <= limit (given the prefill share), bounded by KV and the cap.
+  auto best_batch = [&](const PoolEval& pe, double share, std::string& limit) {
+    const double kv = kv_limit(pe);
+    const double cap = cap_b * pe.pool.cfg.pp;
+    double hi = std::min(kv, cap);
+    limit = kv <= cap ? "kv" : "cap";
+    if (hi < 1) {
+      limit = "kv";
+      return 0.0;
+    }
+    if (tpot_limit <= 0) return hi;
+    if (decode_at(pe, hi, ev.running_context, share, scale).tpot_s <= tpot_limit) return hi;
+    if (decode_at(pe, 1, ev.running_context, share, scale).tpot_s > tpot_limit) {
+      limit = "tpot";
+      return 0.0;
+    }
+    double lo = 1;
+    while (hi - lo > 1) {
+      const double mid = std::floor((lo + hi) / 2);
+      if (decode_at(pe, mid, ev.running_context, share, scale).tpot_s <= tpot_limit) lo = mid;
+      else hi = mid;
+    }
+    limit = "tpot";
+    return lo;
+  };
+  // Prefill share of a colocated pool at `lambda` requests/s.
+  auto share_at = [&](double lambda) {
+    if (ev.disaggregated() || pre.plan.dp <= 0) return 0.0;
+    return lambda / pre.plan.dp * w.input_tokens * ev.prefill_s_per_token;
+  };
+  // Output tokens/s the decode side delivers at its best batch when the load is `lambda`.
+  auto decode_capacity = [&](double lambda, DecodePoint& dp_out, std::string& limit) {
+    const double share = share_at(lambda);
+    if (share >= 1) {
+      limit = "prefill";
+      return 0.0;
+    }
+    const double b = best_batch(dec, share, limit);
+    if (b < 1) return 0.0;
+    dp_out = decode_at(dec, b, ev.running_context, share, scale);
+    return dp_out.output_tps;
+  };
+
+  // Re-size reserves once for the operating batch (the first plan assumed the default batch).
+  {
+    std::string limit;
+    DecodePoint p;
+    decode_capacity(0, p, limit);
+    if (p.in_flight > 0) {
+      const double b = p.in_flight / dec.pool.cfg.pp;
+      if (std::fabs(b - kDefaultDecodeBatch) > 0.5) dec.plan = plan_memory(dec.pool, b);
+    }
+  }
+  ev.tpot_feasible = tpot_limit <= 0 || decode_at(dec, 1, ev.running_context, share_at(0), scale).tpot_s <= tpot_limit;
+
+  // System capacity: the largest lambda the prefill, decode and KV-transfer sides all sustain.
+  const double lambda_prefill = ev.prefill_tokens_s / w.input_tokens;
+  double lambda_kv = 1e300;
+  if (ev.disaggregated()) {
+    // KV of each request crosses the NIC from the prefill to the decode pool.
+    // Source: ESTIMATOR-NOTES §4 (input tokens x KV bytes per token over RDMA).
+    const double kv_req = w.input_tokens * kv_bytes_per_token(s.model, s.precision.kv_cache, 1);
+    const int gpus = std::min(pre.pool.cfg.gpus, dec.pool.cfg.gpus);
+    lambda_kv = gpus * s.gpu.nic_bytes_s * s.gpu.eff.rdma / kv_req;
+    const double kv_rank = w.input_tokens * kv_bytes_per_token(s.model, s.precision.kv_cache, pre.pool.cfg.attention_tp) /
+                           std::ceil(static_cast<double>(pre.pool.cfg.pp));
+    ev.kv_transfer_s = (kv_rank / (s.gpu.nic_bytes_s * s.gpu.eff.rdma) + 1e-3) * scale;  // + ~1 ms transfer setup (Mooncake/NIXL)
+  }
+  if (!dec.plan.fits() || !pre.plan.fits()) {
+    ev.lambda_max = 0;
+    ev.lambda_limit = "infeasible";
+  } else if (ev.disaggregated()) {
+    std::string limit;
+    const double out_tps = decode_capacity(0, ev.op_max, limit);
+    const double lambda_dec = out_tps / w.output_tokens;
+    ev.lambda_max = std::min({lambda_prefill, lambda_dec, lambda_kv});
+    ev.lambda_limit = ev.lambda_max == lambda_dec ? (limit == "kv" ? "decode-kv" : limit == "cap" ? "decode-cap" : "decode-tpot")
+                      : ev.lambda_max == lambda_prefill ? "prefill"
+                                                        : "kv-transfer";
+    if (out_tps <= 0) ev.lambda_limit = limit == "tpot" ? "decode-tpot" : "decode-kv";
+  } else {
+    // Colocated: bisection on lambda; feasible while the decode side keeps up with lambda x output.
+    double lo = 0, hi = lambda_prefill;
+    std::string limit = "prefill";
+    for (int i = 0; i < 60; ++i) {
+      const double mid = 0.5 * (lo + hi);
+      DecodePoint p;
+      std::string l;
+      const double cap = decode_capacity(mid, p, l);
+      if (cap >= mid * w.output_tokens) {
+        lo = mid;
+      } else {
+        hi = mid;
+        limit = l;
+      }
+    }
+    ev.lambda_max = lo;
+    std::string l;
+    decode_capacity(lo, ev.op_max, l);
+    ev.lambda_limit = lo >= lambda_prefill * (1 - 1e-9) ? "prefill"
+                      : limit == "kv"                  ? "decode-kv"
+                      : limit == "cap"                 ? "decode-cap"
+                      : limit == "prefill"             ? "prefill"
+                                                       : "decode-tpot";
+    if (lo <= 0) ev.lambda_limit = ev.tpot_feasible ? "decode-kv" : "decode-tpot";
+  }
+  ev.input_tps_max = ev.lambda_max * w.input_tokens;
+  ev.output_tps_max = ev.lambda_max * w.output_tokens;
+  ev.total_tps_max = ev.input_tps_max + ev.output_tps_max;
+
+  // KV capacity of the decode (or colocated) pool.
+  ev.session_bytes_target_ctx = dec.plan.session_bytes(w.context_length);
+  ev.sessions_target_ctx = dec.plan.sessions(w.context_length);
+  ev.sessions_8k = dec.plan.sessions(8192);
+  ev.sessions_16k = dec.plan.sessions(16384);
+  ev.sessions_32k = dec.plan.sessions(32768);
+
+  // The workload's load.
+  if (w.arrival_qpm > 0) {
+    ev.lambda_load = w.arrival_qpm / 60.0;
+    ev.load_source = "arrival_qpm";
+  } else if (s.slo.throughput_tokens_per_s > 0) {
+    ev.lambda_load = s.slo.throughput_tokens_per_s / tokens_of_kind(s.slo.throughput_kind, w.input_tokens, w.output_tokens);
+    ev.load_source = "throughput_target";
+  } else {
+    ev.lambda_load = 0.8 * ev.lambda_max;
+    ev.load_source = "capacity";
+  }
+  ev.load_sustainable = ev.lambda_load <= ev.lambda_max * (1 + 1e-9) && ev.lambda_max > 0;
+
+  // Decode point at the load: in-flight sequences follow Little's law, b = lambda_g x out x TPOT(b).
+  if (ev.load_sustainable && ev.lambda_load > 0) {
+    const double share = share_at(ev.lambda_load);
+    const double lam_g = ev.lambda_load / dp_d;
+    double lo = 0, hi = std::max(1.0, ev.op_max.in_flight);
+    for (int i = 0; i < 50; ++i) {
+      const double mid = 0.5 * (lo + hi);
+      const DecodePoint p = decode_at(dec, std::max(mid, 1e-3), ev.running_context, share, scale);
+      if (lam_g * w.output_tokens * p.tpot_s > mid) lo = mid;
+      else hi = mid;
+    }
+    ev.op_load = decode_at(dec, std::max(hi, 1e-3), ev.running_context, share, scale);
+    ev.op_load.limit = "load";
+  } else {
+    ev.op_load = ev.op_max;
+  }
+  ev.first_decode_s = ev.op_load.step.total;
+
+  // TTFT percentiles at the load (discrete-event simulation of the prefill side).
+  if (o.ttft && ev.lambda_load > 0 && pre.plan.fits()) {
+    const double budget = pre.plan.dp * chunk;
+    const double dp_p = pre.plan.dp;
+    const bool coloc = !ev.disaggregated();
+    const double decode_step_s = coloc ? ev.op_load.step.total : 0.0;
+    const double kv_per_token_s = ev.disaggregated() ? (ev.kv_transfer_s - 1e-3 * scale) / w.input_tokens : 0.0;
+    auto pass = [&](const PassWork& pw) {
+      // Colocated: every chunked-prefill iteration also runs the decode batch.
+      return prefill_pass(pre.pool, pw.tokens / dp_p, std::max(1.0, pw.seqs / dp_p), pw.attn_work / dp_p, scale).total + decode_step_s;
+    };
+    auto extra = [&](double len) {
+      return (ev.disaggregated() ? len * kv_per_token_s + 1e-3 * scale : 0.0) + ev.first_decode_s;
+    };
+    ev.ttft = simulate_ttft(ev.lambda_load, ev.input, budget, pass, extra, o.ttft_requests);
+    if (!ev.load_sustainable) ev.ttft.stable = false;
+  } else {
+    ev.ttft.stable = ev.lambda_load <= 0;
+  }
+  return ev;
+}
+
+}  // namespace slo

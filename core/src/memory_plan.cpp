@@ -1,0 +1,159 @@
+// Per-GPU memory: weights placed by the parallel layout, reserves sized from the batch, KV pool.
+#include "slo/memory_plan.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "slo/kv_cache.hpp"
+
+namespace slo {
+
+int Pool::stage_nodes() const {
+  return std::max(1, (stage_gpus() + gpus_per_node - 1) / gpus_per_node);
+}
+
+int Pool::local_expert_slots() const {
+  if (!model->is_moe()) return 0;
+  return (model->routed_experts + cfg.redundant_experts) / cfg.ep;
+}
+
+WeightBytes weights_per_gpu(const Pool& pool) {
+  const ModelArch& m = *pool.model;
+  const Precision& pr = *pool.precision;
+  const ParamBreakdown p = count_params(m);
+  const double wq = weight_bytes(pr.weights, pr.group_size);  // quantized linear weights
+  const double hp = 2.0;                                      // BF16 for high-precision components
+  const int t = pool.cfg.attention_tp;
+  const int moe_tp = pool.cfg.moe_tp();
+  const int pp = pool.cfg.pp;
+  // The worst pipeline stage holds ceil(layers / pp) layers and the larger of embedding / head.
+  const double stage_layers = std::ceil(static_cast<double>(m.layers) / pp);
+  const double layer_share = stage_layers / m.layers;
+  const double moe_share = m.moe_layers() > 0 ? std::ceil(static_cast<double>(m.moe_layers()) / pp) / m.moe_layers() : 0;
+  const double dense_share = m.dense_layers() > 0 ? std::min(1.0, std::ceil(static_cast<double>(m.dense_layers()) / pp) / m.dense_layers()) : 0;
+
+  WeightBytes w;
+  // Attention: replicated parts (MLA q_a/kv_a) on every TP rank, the rest divided by attention TP.
+  // Source: SGLang DeepseekV2AttentionMLA (ReplicatedLinear fused_qkv_a_proj_with_mqa; ColumnParallel q_b/kv_b; RowParallel o).
+  AttentionSplit a = attention_split(m);
+  const double attn_bytes = pr.hp_attention ? hp : wq;
+  w.attention = (a.replicated + a.split / t) * m.layers * layer_share * attn_bytes;
+  if (m.attention == AttentionType::GQA && m.kv_heads < t) {
+    // K/V projections replicate beyond kv_heads: each rank keeps one KV head.
+    const double kv_proj = 2.0 * m.hidden * m.head_dim;
+    w.attention += (kv_proj - 2.0 * m.hidden * m.kv_heads * m.head_dim / t) * m.layers * layer_share * attn_bytes;
+  }
+  // Dense FFN and shared experts: tensor-parallel over the attention TP group, replicated across
+  // DP groups (SGLang --moe-dense-tp-size 1 with DP attention).
+  w.dense_ffn = p.dense_ffn / t * dense_share * wq;
+  w.shared_experts = p.shared_experts / t * moe_share * wq;
+  // Routed experts: (routed + redundant) / EP slots per GPU, each split by the MoE TP degree.
+  if (m.is_moe()) w.routed_experts = pool.local_expert_slots() * p.per_expert * m.moe_layers() * moe_share / moe_tp * wq;
+  w.router = p.router * moe_share * (pr.hp_router ? hp : wq);
+  // Embedding and lm_head: vocabulary-parallel over attention TP; with PP the first stage holds
+  // the embedding and the last the head (the worst stage is counted).
+  const double emb_bytes = pr.hp_embedding ? hp : wq;
+  const double head_bytes = pr.hp_lm_head ? hp : wq;
+  if (pp == 1) {
+    w.embedding = p.embedding / t * emb_bytes;
+    w.lm_head = p.lm_head / t * head_bytes;
+  } else {
+    w.embedding = std::max(p.embedding * emb_bytes, p.lm_head * head_bytes) / t;
+  }
+  w.norms = (p.layer_norms + p.attention_norms) * layer_share * (pr.hp_norms ? hp : wq);
+  // MTP draft module, placed like one more layer of the model (its experts EP-sharded).
+  if (pool.with_mtp && m.mtp_layers > 0 && pool.phase != Phase::Prefill) {
+    const double H = static_cast<double>(m.hidden);
+    double layer = (a.replicated + a.split / t) * attn_bytes + 2.0 * H * H * wq / t;
+    if (m.is_moe())
+      layer += pool.local_expert_slots() * p.per_expert / moe_tp * wq +
+               3.0 * H * static_cast<double>(m.shared_intermediate) * m.shared_experts / t * wq +
+               H * m.routed_experts * (pr.hp_router ? hp : wq);
+    else
+      layer += 3.0 * H * static_cast<double>(m.intermediate) / t * wq;
+    w.mtp = m.mtp_layers * layer;
+  }
+  return w;
+}
+
+namespace {
+
+// Peak activation workspace of one forward pass with `tokens` tokens per DP group (per GPU view).
+// Counted as SGLang's profile run sizes it: live hidden-state buffers, the larger of the attention
+// and FFN intermediates, and fp32 logits. Source: SGLang model_runner profile_max_num_token.
+double activation_bytes(const Pool& pool, double tokens, double logit_tokens, bool prefill) {
+  const ModelArch& m = *pool.model;
+  const double H = static_cast<double>(m.hidden);
+  const int t = pool.cfg.attention_tp;
+  const double hidden = tokens * H * 2.0 * 8.0;
+  double attn = 0;
+  if (m.attention == AttentionType::MLA)
+    attn = prefill ? tokens * m.heads / t * (m.qk_nope_dim + m.qk_rope_dim + m.v_head_dim) * 2.0 * 2.0
+                   : tokens * m.heads / t * (m.kv_lora_rank + m.qk_rope_dim) * 2.0 * 2.0;
+  else
+    attn = tokens * m.heads / t * m.head_dim * 2.0 * 3.0;
+  double ffn = tokens * 2.0 * static_cast<double>(m.intermediate) / t * 2.0;
+  if (m.is_moe()) {
+    // Token-expert rows one GPU computes: all DP groups' tokens x top-k spread over EP ranks.
+    const double rows = tokens * pool.dp() * m.experts_per_tok / pool.cfg.ep / pool.cfg.pp;
+    ffn = std::max(ffn, rows * (H * 1.0 + 2.0 * static_cast<double>(m.moe_intermediate) / pool.cfg.moe_tp() * 2.0 + H * 2.0));
+  }
+  const double logits = logit_tokens * static_cast<double>(m.vocab) / t * 4.0;
+  return hidden + std::max(attn, ffn) + logits;
+}
+
+}  // namespace
+
+double MemoryPlan::session_bytes(double context) const {
+  return kv_session_bytes(*pool->model, pool->precision->kv_cache, pool->cfg.attention_tp, pool->cfg.pp, context);
+}
+
+double MemoryPlan::sessions(double context) const {
+  if (!fits() || context <= 0) return 0;
+  const double per = session_bytes(context);
+  if (per <= 0) return 0;
+  return dp * std::floor(kv_pool / per);
+}
+
+MemoryPlan plan_memory(const Pool& pool, double decode_seqs) {
+  const ModelArch& m = *pool.model;
+  const Deployment& d = *pool.deployment;
+  MemoryPlan mp;
+  mp.pool = &pool;
+  mp.hbm = pool.gpu->memory_bytes;
+  mp.usable = mp.hbm * d.memory_fraction;
+  mp.weights = weights_per_gpu(pool);
+  mp.dp = pool.dp();
+  mp.pool_gpus = pool.cfg.gpus;
+  // Bytes per token at short context (every layer holds it; sliding windows only cap long contexts).
+  mp.kv_token_bytes = kv_session_bytes(m, pool.precision->kv_cache, pool.cfg.attention_tp, pool.cfg.pp, 1.0);
+
+  const bool decodes = pool.phase != Phase::Prefill;
+  const bool prefills = pool.phase != Phase::Decode;
+  const double draft = pool.with_mtp ? d.mtp.draft_tokens : 0;
+  mp.decode_tokens = decodes ? decode_seqs * (1.0 + draft) : 0;
+  mp.prefill_tokens = prefills ? d.chunked_prefill_tokens : 0;
+  const double act_decode = decodes ? activation_bytes(pool, mp.decode_tokens, mp.decode_tokens, false) : 0;
+  const double act_prefill = prefills ? activation_bytes(pool, mp.prefill_tokens, 64, true) : 0;
+  mp.activations = std::max(act_decode, act_prefill);
+  if (m.is_moe() && pool.cfg.ep > 1) {
+    const double H = static_cast<double>(m.hidden);
+    // DeepEP low-latency buffers: every local expert can receive its batch from every EP rank;
+    // FP8 dispatch (1 B) + BF16 combine (2 B), double-buffered. Source: DeepEP get_low_latency_rdma_size_hint.
+    if (decodes)
+      mp.ep_buffers += 2.0 * pool.local_expert_slots() * pool.cfg.ep * (mp.decode_tokens / pool.cfg.attention_tp) * H * 3.0;
+    // DeepEP normal-mode buffers: send and receive staging for one prefill chunk.
+    if (prefills) mp.ep_buffers += 2.0 * mp.prefill_tokens * H * 3.0;
+  }
+  // CUDA graphs keep a private pool holding the decode activations, plus graph objects (~0.25 GB).
+  if (decodes) mp.cuda_graph = 0.25e9 + act_decode;
+  // Disaggregated prefill: double-buffered KV staging for one chunk before the RDMA transfer.
+  if (pool.phase == Phase::Prefill) mp.kv_transfer = 2.0 * mp.prefill_tokens * mp.kv_token_bytes;
+
+  const double left = mp.usable - mp.weights.total() - mp.reserves();
+  mp.kv_pool = std::max(0.0, left);
+  mp.shortfall = left < 0 ? -left : 0;
+  return mp;
+}
+
+}  // namespace slo

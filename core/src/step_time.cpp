@@ -1,0 +1,347 @@
+// Forward-pass time: roofline per operation plus communication, overlap and overhead.
+#include "slo/step_time.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "slo/kv_cache.hpp"
+
+namespace slo {
+
+double tokens_per_step(const Mtp& mtp) {
+  // Expected accepted run of i.i.d. drafts plus the bonus token: sum_{i=0..d} a^i.
+  double s = 0, p = 1;
+  for (int i = 0; i <= mtp.draft_tokens; ++i) {
+    s += p;
+    p *= mtp.acceptance;
+  }
+  return s;
+}
+
+namespace {
+
+struct Ctx {
+  const Pool& pool;
+  const ModelArch& m;
+  const Gpu& g;
+  const Efficiency& e;
+  double hbm;       // achieved bytes/s (weights, activations)
+  double hbm_kv;    // achieved bytes/s of the attention core's KV reads
+  double gemm_peak; // achieved FLOP/s for GEMMs in the compute format
+  double attn_peak; // achieved FLOP/s for the attention core (BF16)
+  double wq;        // bytes per quantized weight
+  double attn_wbytes;
+  int t, moe_tp, ep, dp;
+  double imbalance;  // max / mean tokens per EP rank (the busiest rank sets the layer's time)
+  double stage_layers, stage_moe, stage_dense;
+  explicit Ctx(const Pool& p)
+      : pool(p), m(*p.model), g(*p.gpu), e(p.gpu->eff), t(p.cfg.attention_tp), moe_tp(p.cfg.moe_tp()), ep(p.cfg.ep), dp(p.dp()) {
+    hbm = g.hbm_bytes_s * e.hbm;
+    hbm_kv = g.hbm_bytes_s * e.attention_hbm;
+    DType compute = DType::BF16;
+    std::string a, b;
+    if (!gemm_dtype(p.precision->weights, p.precision->activations, compute, a, b)) compute = DType::BF16;
+    double peak = g.peak(compute);
+    if (peak <= 0) peak = g.bf16_flops;
+    gemm_peak = peak * e.gemm;
+    attn_peak = g.bf16_flops * e.attention;
+    wq = weight_bytes(p.precision->weights, p.precision->group_size);
+    imbalance = 1.0 / p.deployment->balance(ep, p.cfg.redundant_experts);
+    attn_wbytes = p.precision->hp_attention ? 2.0 : wq;
+    const int pp = p.cfg.pp;
+    stage_layers = std::ceil(static_cast<double>(m.layers) / pp);
+    stage_moe = m.moe_layers() > 0 ? std::ceil(static_cast<double>(m.moe_layers()) / pp) : 0;
+    stage_dense = std::max(0.0, std::min(static_cast<double>(m.dense_layers()), stage_layers - stage_moe));
+  }
+};
+
+// Books one operation: time = max(memory, compute); the larger side takes the time.
+struct Booker {
+  StepParts& s;
+  double halves;  // 2 with two-batch overlap (weights read once per micro-batch), 1 otherwise
+  void op(double weight_bytes, double data_bytes, bool data_is_kv, double flops, double peak, bool attention_core,
+          double hbm) {
+    s.weight_bytes += weight_bytes * halves;
+    if (data_is_kv) s.kv_bytes += data_bytes;
+    if (attention_core) s.attention_flops += flops;
+    else s.gemm_flops += flops;
+    // With two micro-batches each reads the weights and half of the data and does half the FLOPs.
+    const double mem_w = weight_bytes / hbm, mem_d = data_bytes / halves / hbm, comp = flops / halves / peak;
+    const double t = std::max(mem_w + mem_d, comp) * halves;
+    if (comp >= mem_w + mem_d) {
+      (attention_core ? s.attention : s.gemm) += t;
+    } else {
+      // Memory-bound: split the time between weight and data traffic in proportion.
+      const double mem = mem_w + mem_d;
+      s.weights += t * (mem_w / mem);
+      (data_is_kv ? s.kv : s.elementwise) += t * (mem_d / mem);
+    }
+  }
+};
+
+double link_time(double bytes, double bw) { return bw > 0 ? bytes / bw : 0.0; }
+
+// All-reduce of `bytes` over `group` GPUs (ring: 2 (g-1)/g of the data each way).
+// Source: NCCL ring all-reduce bus bandwidth, nccl-tests PERFORMANCE.md.
+double allreduce_time(const Ctx& c, double bytes, int group) {
+  if (group <= 1) return 0;
+  const bool cross_node = group > c.pool.gpus_per_node;
+  const double bw = cross_node ? c.g.nic_bytes_s * c.e.rdma : c.g.nvlink_bytes_s * c.e.nvlink;
+  return 2.0 * (group - 1) / group * link_time(bytes, bw) + 2.0 * c.e.comm_latency_us * 1e-6;
+}
+
+// EP dispatch + combine for `tokens` tokens per GPU over `layers` MoE layers.
+void ep_comm(const Ctx& c, StepParts& s, double tokens, double layers, bool low_latency) {
+  if (!c.m.is_moe() || c.ep <= 1 || layers <= 0) return;
+  const double H = static_cast<double>(c.m.hidden);
+  const double k = c.m.experts_per_tok;
+  // FP8 dispatch carries one fp32 scale per 128 values; BF16 otherwise. Combine is BF16.
+  const bool fp8 = c.pool.precision->activations == DType::FP8 || c.pool.precision->activations == DType::INT8;
+  const double bytes_tok = H * (fp8 ? 1.0 + 4.0 / 128.0 : 2.0) + H * 2.0;
+  const int stage = c.pool.stage_gpus();
+  const int nodes = c.pool.stage_nodes();
+  const double local_frac = std::min(1.0, static_cast<double>(c.pool.gpus_per_node) / stage);
+  double rdma_bytes = 0, nvl_bytes = 0;
+  if (low_latency) {
+    // DeepEP low-latency: each token goes straight to the GPU of each of its top-k experts.
+    rdma_bytes = tokens * k * (1.0 - local_frac) * bytes_tok;
+    nvl_bytes = tokens * k * local_frac * bytes_tok;
+  } else {
+    // DeepEP normal (prefill): one RDMA copy per remote node a token touches, then NVLink fan-out.
+    const double remote_nodes = nodes > 1 ? (nodes - 1) * (1.0 - std::pow(1.0 - 1.0 / nodes, k)) : 0.0;
+    rdma_bytes = tokens * remote_nodes * bytes_tok;
+    nvl_bytes = tokens * k * bytes_tok;
+  }
+  // The busiest receiver (hot experts) sets the all-to-all time.
+  rdma_bytes *= c.imbalance;
+  nvl_bytes *= c.imbalance;
+  s.ep_bytes_rdma += rdma_bytes * layers;
+  s.ep_bytes_nvlink += nvl_bytes * layers;
+  const double t_rdma = link_time(rdma_bytes, c.g.nic_bytes_s * c.e.rdma);
+  const double t_nvl = link_time(nvl_bytes, c.g.nvlink_bytes_s * c.e.nvlink);
+  // The two links run concurrently; the slower one sets the time.
+  if (t_rdma >= t_nvl) s.ep_rdma += t_rdma * layers;
+  else s.ep_nvlink += t_nvl * layers;
+  // Fixed latency of one dispatch and one combine per layer (more with more nodes to reach).
+  s.ep_latency += 2.0 * c.e.comm_latency_us * 1e-6 * (nodes > 1 ? 2.0 : 1.0) * layers;
+}
+
+// Layers' compute for `n` tokens per DP group (per GPU view) of `seqs` sequences.
+// decode: attention reads `context` tokens per sequence; prefill: causal work `attn_work`.
+void layers_compute(const Ctx& c, Booker& b, double n, double seqs, double context, double attn_work, bool prefill,
+                    double layer_count, double moe_count, double dense_count, bool lm_head_all_tokens) {
+  const ModelArch& m = c.m;
+  const double H = static_cast<double>(m.hidden);
+  const AttentionSplit a = attention_split(m);
+  // Attention projections: 2 FLOPs per multiply-accumulate. Source: ESTIMATOR-NOTES §4.
+  const double attn_params = a.replicated + a.split / c.t;
+  b.op(attn_params * c.attn_wbytes * layer_count, 0, false, 2.0 * n * attn_params * layer_count, c.gemm_peak, false, c.hbm);
+
+  // Attention core.
+  const double heads = static_cast<double>(m.heads) / c.t;
+  const double kv_layer = kv_bytes_per_token_layer(m, c.pool.precision->kv_cache, c.t);
+  const double sliding = std::min(layer_count, static_cast<double>(m.sliding_layers()) * layer_count / m.layers);
+  const double full = layer_count - sliding;
+  auto eff_ctx = [&](double ctx, bool slide) {
+    return slide && m.sliding_window > 0 ? std::min(ctx, static_cast<double>(m.sliding_window)) : ctx;
+  };
+  for (int pass = 0; pass < 2; ++pass) {
+    const bool slide = pass == 1;
+    const double L = slide ? sliding : full;
+    if (L <= 0) continue;
+    double flops = 0, bytes = 0;
+    if (!prefill) {
+      const double ctx = eff_ctx(context, slide);
+      // MLA absorbed decode: scores over kv_lora + rope, values over kv_lora, per query token.
+      // GQA decode: QK^T and PV over head_dim. Source: ESTIMATOR-NOTES §4; FlashMLA.
+      flops = m.attention == AttentionType::MLA
+                  ? n * 2.0 * heads * ctx * (2.0 * m.kv_lora_rank + m.qk_rope_dim)
+                  : n * 4.0 * heads * m.head_dim * ctx;
+      bytes = seqs * ctx * kv_layer;  // each sequence's KV is read once per step, whatever its query count
+    } else {
+      double work = attn_work;
+      if (slide && m.sliding_window > 0) work = std::min(attn_work, n * static_cast<double>(m.sliding_window));
+      // Causal prefill attention: QK^T over qk_head_dim and PV over v_head_dim for each pair (quadratic).
+      flops = m.attention == AttentionType::MLA
+                  ? 2.0 * heads * (m.qk_nope_dim + m.qk_rope_dim + m.v_head_dim) * work
+                  : 4.0 * heads * m.head_dim * work;
+      bytes = (n + std::min(work / std::max(1.0, n), context)) * kv_layer;  // write new KV, read the prefix
+    }
+    b.op(0, bytes * L, true, flops * L, c.attn_peak, true, c.hbm_kv);
+  }
+
+  // Dense FFN layers and shared experts: gated FFN, 3 H I weights, TP-split by attention TP.
+  const double dense = 3.0 * H * static_cast<double>(m.intermediate) / c.t;
+  b.op(dense * c.wq * dense_count, 0, false, 2.0 * n * dense * dense_count, c.gemm_peak, false, c.hbm);
+  if (m.is_moe() && moe_count > 0) {
+    const double shared = 3.0 * H * static_cast<double>(m.shared_intermediate) * m.shared_experts / c.t;
+    if (shared > 0) b.op(shared * c.wq * moe_count, 0, false, 2.0 * n * shared * moe_count, c.gemm_peak, false, c.hbm);
+    // Router (BF16).
+    b.op(H * m.routed_experts * 2.0 * moe_count, 0, false, 2.0 * n * H * m.routed_experts * moe_count, c.gemm_peak, false, c.hbm);
+    // Routed experts: N tokens of all DP groups x top-k spread over (E + R) slots; a slot's weights
+    // are read when at least one token reaches it: P = 1 - (1 - k/E)^(N E / (E + R)).
+    const double slots = m.routed_experts + c.pool.cfg.redundant_experts;
+    const double N = n * c.dp;
+    const double rows_per_slot = N * m.experts_per_tok / slots * c.imbalance;  // on the busiest rank
+    const double p_active = 1.0 - std::pow(1.0 - static_cast<double>(m.experts_per_tok) / m.routed_experts, N * m.routed_experts / slots);
+    const double local = c.pool.local_expert_slots();
+    const double expert_w = 3.0 * H * static_cast<double>(m.moe_intermediate) / c.moe_tp;
+    b.op(local * p_active * expert_w * c.wq * moe_count, local * rows_per_slot * 2.0 * m.moe_intermediate / c.moe_tp * 2.0 * 3.0 * moe_count,
+         false, 2.0 * local * rows_per_slot * expert_w * moe_count, c.gemm_peak, false, c.hbm);
+  }
+  // Elementwise traffic: ~10 passes over the hidden state per layer (RMSNorm x2, residuals, RoPE,
+  // SiLU-mul inputs/outputs, quantize). Source: memory-bound kernels of a decoder layer.
+  b.op(0, n * H * 2.0 * 10.0 * layer_count, false, 0, c.gemm_peak, false, c.hbm);
+  // lm_head (vocabulary-parallel over attention TP).
+  const double head_tokens = lm_head_all_tokens ? n : std::max(1.0, seqs);
+  const double head_bytes = c.pool.precision->hp_lm_head ? 2.0 : c.wq;
+  const double V = static_cast<double>(m.vocab);
+  b.op(V * H / c.t * head_bytes, head_tokens * V / c.t * 4.0, false, 2.0 * head_tokens * V * H / c.t, c.gemm_peak, false, c.hbm);
+}
+
+void comm(const Ctx& c, StepParts& s, double n, bool low_latency, double moe_layers, double layers, double dense_layers) {
+  const double H = static_cast<double>(c.m.hidden);
+  ep_comm(c, s, n / c.t, moe_layers, low_latency);
+  // TP all-reduce after attention (attention TP > 1) and after dense FFN layers.
+  if (c.t > 1) {
+    s.tp_allreduce += allreduce_time(c, n * H * 2.0, c.t) * layers;
+    s.tp_allreduce += allreduce_time(c, n * H * 2.0, c.t) * dense_layers;
+  }
+  // MoE tensor parallel without EP: partial sums of all the stage's tokens reduced over MoE TP.
+  if (c.m.is_moe() && c.moe_tp > 1)
+    s.tp_allreduce += allreduce_time(c, n * (c.dp > 1 ? c.dp : 1) * H * 2.0 / (c.ep > 1 ? c.ep : 1), c.moe_tp) * moe_layers;
+  // Pipeline: activations cross each stage boundary once.
+  if (c.pool.cfg.pp > 1) {
+    const bool cross = c.pool.cfg.gpus > c.pool.gpus_per_node;
+    const double bw = cross ? c.g.nic_bytes_s * c.e.rdma : c.g.nvlink_bytes_s * c.e.nvlink;
+    s.pp_send += (c.pool.cfg.pp - 1) * (link_time(n * H * 2.0, bw) + c.e.comm_latency_us * 1e-6);
+  }
+}
+
+void classify(StepParts& s) {
+  struct P {
+    const char* name;
+    double v;
+  } parts[] = {{"hbm-weights", s.weights},
+               {"hbm-kv", s.kv + s.elementwise},
+               {"compute", s.gemm + s.attention},
+               {"network", s.exposed_comm},
+               {"overhead", s.overhead}};
+  const P* best = &parts[0];
+  for (const auto& p : parts)
+    if (p.v > best->v) best = &p;
+  s.bottleneck = best->name;
+}
+
+// Runs one forward with or without two-batch overlap and keeps the faster (or the one asked for).
+template <class Fill>
+StepParts forward(const Ctx& c, Fill fill, double overhead, double time_scale, bool low_latency) {
+  const std::string mode = c.pool.deployment->two_batch_overlap;
+  auto run = [&](bool tbo) {
+    StepParts s;
+    Booker b{s, tbo ? 2.0 : 1.0};
+    fill(b, s);
+    s.tbo = tbo;
+    s.overhead = overhead;
+    s.compute_total = s.compute();
+    // DeepEP's normal (prefill) kernels keep 20 SMs busy while they overlap with compute, so the
+    // overlapped compute runs on the remaining SMs. Low-latency kernels occupy none.
+    // Source: DeepEP README (Buffer.set_num_sms(24) / 20 SMs default; hook-based LL overlap uses no SM).
+    if (tbo && !low_latency && c.g.sms > 20) s.compute_total *= static_cast<double>(c.g.sms) / (c.g.sms - 20);
+    // Two-batch overlap hides one micro-batch's communication behind the other's compute.
+    // Source: SGLang two-batch overlap (LMSYS 2025-05-05), DeepSeek inference system overview.
+    const double total_comm = s.comm() + (tbo ? s.ep_latency : 0.0);
+    s.exposed_comm = tbo ? std::max(0.0, total_comm - s.compute_total) : total_comm;
+    s.total = s.compute_total + s.exposed_comm + s.overhead;
+    return s;
+  };
+  StepParts best;
+  const bool can_overlap = c.m.is_moe() && c.ep > 1;
+  if (mode == "on" && can_overlap) best = run(true);
+  else if (mode == "auto" && can_overlap) {
+    StepParts a = run(false), b = run(true);
+    best = b.total < a.total ? b : a;
+  } else {
+    best = run(false);
+  }
+  if (time_scale != 1.0) {
+    for (double* x : {&best.weights, &best.kv, &best.gemm, &best.attention, &best.elementwise, &best.ep_nvlink, &best.ep_rdma,
+                      &best.ep_latency, &best.tp_allreduce, &best.pp_send, &best.overhead, &best.compute_total,
+                      &best.exposed_comm, &best.mtp_draft, &best.total})
+      *x *= time_scale;
+  }
+  classify(best);
+  return best;
+}
+
+}  // namespace
+
+StepParts decode_step(const Pool& pool, double seqs, double context, double time_scale) {
+  Ctx c(pool);
+  const Mtp& mtp = pool.deployment->mtp;
+  const int d = pool.with_mtp ? mtp.draft_tokens : 0;
+  const double n = seqs * (1 + d);  // tokens verified per step
+  const double overhead = c.e.step_overhead_ms * 1e-3;
+  StepParts s = forward(
+      c,
+      [&](Booker& b, StepParts& sp) {
+        layers_compute(c, b, n, seqs, context, 0, false, c.stage_layers, c.stage_moe, c.stage_dense, true);
+        comm(c, sp, n, true, c.stage_moe, c.stage_layers, c.stage_dense);
+      },
+      overhead, 1.0, true);
+  s.total *= pool.cfg.pp;  // a token crosses every stage: TPOT spans the whole pipeline
+  // MTP drafts: d sequential passes of the one-layer MTP module (plus lm_head) at one token per sequence.
+  if (d > 0) {
+    StepParts draft = forward(
+        c,
+        [&](Booker& b, StepParts& sp) {
+          const double moe = c.m.is_moe() ? 1.0 : 0.0;
+          layers_compute(c, b, seqs, seqs, context, 0, false, 1.0, moe, 1.0 - moe, true);
+          comm(c, sp, seqs, true, moe, 1.0, 1.0 - moe);
+        },
+        overhead * 0.25, 1.0, true);  // draft passes replay inside the same CUDA graph: a quarter of the launch overhead
+    s.mtp_draft = d * draft.total;
+    s.total += s.mtp_draft;
+  }
+  if (time_scale != 1.0) {
+    for (double* x : {&s.weights, &s.kv, &s.gemm, &s.attention, &s.elementwise, &s.ep_nvlink, &s.ep_rdma, &s.ep_latency,
+                      &s.tp_allreduce, &s.pp_send, &s.overhead, &s.compute_total, &s.exposed_comm, &s.mtp_draft, &s.total})
+      *x *= time_scale;
+  }
+  return s;
+}
+
+StepParts prefill_pass(const Pool& pool, double tokens, double seqs, double attn_work, double time_scale) {
+  Ctx c(pool);
+  const double overhead = c.e.step_overhead_ms * 1e-3;
+  StepParts s = forward(
+      c,
+      [&](Booker& b, StepParts& sp) {
+        layers_compute(c, b, tokens, seqs, tokens / std::max(1.0, seqs), attn_work, true, c.stage_layers, c.stage_moe,
+                       c.stage_dense, false);
+        comm(c, sp, tokens, false, c.stage_moe, c.stage_layers, c.stage_dense);
+      },
+      overhead, time_scale, false);
+  return s;
+}
+
+A2ATime ep_low_latency_time(const Pool& pool, double tokens_per_gpu) {
+  Ctx c(pool);
+  StepParts s;
+  const double H = static_cast<double>(c.m.hidden);
+  const double k = c.m.experts_per_tok;
+  const int stage = pool.stage_gpus();
+  const double local = std::min(1.0, static_cast<double>(pool.gpus_per_node) / stage);
+  const double nodes = pool.stage_nodes();
+  auto one = [&](double bytes_tok) {
+    const double r = tokens_per_gpu * k * (1 - local) * bytes_tok, l = tokens_per_gpu * k * local * bytes_tok;
+    return std::max(link_time(r, c.g.nic_bytes_s * c.e.rdma), link_time(l, c.g.nvlink_bytes_s * c.e.nvlink)) +
+           c.e.comm_latency_us * 1e-6 * (nodes > 1 ? 2.0 : 1.0);
+  };
+  A2ATime t;
+  t.dispatch = one(H * (1.0 + 4.0 / 128.0));
+  t.combine = one(H * 2.0);
+  return t;
+}
+
+}  // namespace slo
