@@ -899,7 +899,7 @@
       h('div', { class: 'row-buttons' },
         h('button', { type: 'button', class: 'btn primary', id: 'embed-copy', text: t('embed_copy'), on: { click: async () => { toast((await SLO.exports.copyText(snippet.value)) ? t('embed_copied') : t('copy_failed')); } } }),
         preview),
-      h('details', null, h('summary', { text: t('embed_resize') }), resize),
+      h('details', null, h('summary', { text: t('embed_resize') }), h('label', { for: 'embed-resize', class: 'sr-only', text: t('embed_resize') }), resize),
       h('div', { class: 'row-buttons end' }, h('button', { type: 'button', class: 'btn', id: 'embed-close', text: t('close'), on: { click: () => dlg.close() } })));
     dlg._update = update;
     return dlg;

@@ -1,0 +1,267 @@
+// Editor: presets, config.json upload, errors at the field, live recompute, precision schemes, language.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import * as H from './helpers.mjs';
+
+let srv, browser;
+before(async () => {
+  srv = await H.serve(H.buildPage());
+  browser = await H.launch();
+});
+after(async () => {
+  await browser?.close();
+  await srv?.close();
+});
+
+const T = 60000;
+const run = (name, fn) => test(name, { timeout: T + 5000 }, () => H.withTimeout(fn(), T, name));
+
+async function fresh(hash = '#lang=en') {
+  return H.openPage(browser.context, srv.url + hash);
+}
+
+function assertNoBadWords(text) {
+  for (const w of ['NaN', 'Infinity', 'undefined', '[object Object]']) assert.ok(!text.includes(w), 'page shows "' + w + '"');
+}
+
+run('default scenario renders a report without errors', async () => {
+  const page = await fresh();
+  assert.equal(await page.locator('#report-panel .report').count(), 1);
+  assert.equal(await page.locator('#error-summary').isHidden(), true);
+  const text = await H.visibleText(page);
+  assertNoBadWords(text);
+  assert.ok(!/\bnull\b/.test(await H.visibleText(page, '#report-panel')), 'report shows "null"');
+  // every input, select and textarea has a label
+  const unlabelled = await page.evaluate(() => [...document.querySelectorAll('input, select, textarea')]
+    .filter((el) => el.type !== 'hidden' && !(el.labels && el.labels.length) && !el.getAttribute('aria-label') && !el.getAttribute('aria-labelledby'))
+    .map((el) => el.id || el.name || el.outerHTML.slice(0, 60)));
+  assert.deepEqual(unlabelled, []);
+  await H.assertClean(page, assert);
+  await page.close();
+});
+
+run('model and GPU preset switch updates the scenario and the report', async () => {
+  const page = await fresh();
+  const before = await page.evaluate(() => JSON.stringify(window.SloEstimator.report()));
+  await H.nextEval(page, () => page.selectOption('#f-model-preset', 'Qwen/Qwen3-235B-A22B'));
+  let s = await page.evaluate(() => window.SloEstimator.scenario());
+  assert.equal(s.model.preset, 'Qwen/Qwen3-235B-A22B');
+  assert.equal(s.model.config, null);
+  await H.nextEval(page, () => page.selectOption('#f-hardware-gpu', 'h200-141g'));
+  s = await page.evaluate(() => window.SloEstimator.scenario());
+  assert.equal(s.hardware.gpu, 'h200-141g');
+  assert.match(await page.textContent('#gpu-summary'), /141 GB/);
+  const minimal = await page.evaluate(() => window.SloEstimator.minimal());
+  assert.deepEqual(minimal.model, { preset: 'Qwen/Qwen3-235B-A22B' });
+  const after = await page.evaluate(() => JSON.stringify(window.SloEstimator.report()));
+  const r = JSON.parse(after);
+  if ((r.sections || []).length || (r.verdicts || []).length) assert.notEqual(after, before, 'the report changed with the model');
+  // the URL follows the scenario
+  assert.match(await page.evaluate(() => location.hash), /^#s=1\.[A-Za-z0-9_-]+&lang=en$/);
+  await H.assertClean(page, assert);
+  await page.close();
+});
+
+run('scenario preset and reset to defaults', async () => {
+  const page = await fresh();
+  await H.nextEval(page, () => page.fill('#f-hardware-nodes', '2'));
+  assert.equal((await page.evaluate(() => window.SloEstimator.scenario())).hardware.nodes, 2);
+  const first = await page.evaluate(() => document.querySelector('#f-scenario-preset option:nth-child(2)').value);
+  await H.nextEval(page, () => page.selectOption('#f-scenario-preset', first));
+  assert.equal((await page.evaluate(() => window.SloEstimator.scenario())).hardware.nodes, 4);
+  assert.equal(await page.inputValue('#f-hardware-nodes'), '4');
+  await H.nextEval(page, () => page.fill('#f-slo-tpot_ms', '30'));
+  await H.nextEval(page, () => page.click('#btn-reset'));
+  assert.deepEqual(await page.evaluate(() => window.SloEstimator.minimal()), { version: 1 });
+  await H.assertClean(page, assert);
+  await page.close();
+});
+
+run('config.json upload sets model.config and the core accepts it', async () => {
+  const page = await fresh();
+  await page.click('#config-box > summary');
+  await H.nextEval(page, () => page.setInputFiles('#config-file', path.join(H.repo, 'core/data/models/Qwen--Qwen3-30B-A3B.json')));
+  const s = await page.evaluate(() => window.SloEstimator.scenario());
+  assert.equal(s.model.config.model_type, 'qwen3_moe');
+  assert.equal(await page.isVisible('#config-status'), true);
+  assert.match(await page.textContent('#config-status'), /config\.json/);
+  assert.equal(await page.inputValue('#f-model-preset'), '__config__');
+  assert.deepEqual(await page.evaluate(() => window.SloEstimator.errors()), []);
+  // paste a broken config: a local JSON error, nothing sent
+  await page.fill('#config-paste', '{"hidden_size": ');
+  await page.click('#btn-config-apply');
+  assert.equal(await page.isVisible('#config-local-error'), true);
+  // back to the preset
+  await H.nextEval(page, () => page.click('#btn-config-clear'));
+  assert.equal((await page.evaluate(() => window.SloEstimator.scenario())).model.config, null);
+  await H.assertClean(page, assert);
+  await page.close();
+});
+
+run('a field error is shown at the field with the core message', async () => {
+  const page = await fresh();
+  await page.click('#grp-deployment > summary');
+  await H.nextEval(page, () => page.fill('#f-deployment-colocated-ep', '7'));
+  const errs = await page.evaluate(() => window.SloEstimator.errors());
+  assert.ok(errs.length >= 1);
+  assert.equal(errs[0].path, 'deployment.colocated.ep');
+  const wrap = page.locator('.field[data-path="deployment.colocated.ep"]');
+  assert.match(await wrap.getAttribute('class'), /invalid/);
+  const msg = await page.textContent('#e-f-deployment-colocated-ep');
+  assert.ok(msg && msg.length > 5, 'message at the field');
+  assert.ok(errs[0].message.includes(msg.split(' · ')[0]), 'the core message is shown');
+  assert.equal(await page.getAttribute('#f-deployment-colocated-ep', 'aria-invalid'), 'true');
+  assert.equal(await page.isVisible('#error-summary'), true);
+  assert.equal(await page.isVisible('#stale-note'), true);
+  // a typed non-number goes to the core as typed and comes back as an error at the field
+  await H.nextEval(page, () => page.fill('#f-slo-tpot_ms', 'fast'));
+  assert.ok((await page.evaluate(() => window.SloEstimator.errors())).some((e) => e.path === 'slo.tpot_ms'));
+  assert.equal(await page.isVisible('#e-f-slo-tpot_ms'), true);
+  // fixing both clears the errors
+  await H.nextEval(page, () => page.fill('#f-slo-tpot_ms', '50'));
+  await H.nextEval(page, () => page.fill('#f-deployment-colocated-ep', '32'));
+  assert.deepEqual(await page.evaluate(() => window.SloEstimator.errors()), []);
+  assert.equal(await page.isHidden('#error-summary'), true);
+  assert.equal(await page.locator('.field.invalid').count(), 0);
+  // an error inside a folded group is counted on the group and reachable from the summary
+  await page.click('#grp-deployment > summary');
+  assert.equal(await page.evaluate(() => document.getElementById('grp-deployment').open), false);
+  await H.nextEval(page, () => page.fill('#f-hardware-nodes', '3'));
+  const e2 = await page.evaluate(() => window.SloEstimator.errors());
+  assert.ok(e2.some((e) => e.path.startsWith('deployment.colocated.')), '24 GPUs: EP 24 does not divide 256 + 0 experts');
+  assert.equal(await page.isVisible('#grp-deployment .grp-errors'), true);
+  await page.click('#error-summary button.linklike');
+  assert.equal(await page.evaluate(() => document.getElementById('grp-deployment').open), true);
+  assert.match(await page.evaluate(() => document.activeElement.id), /^f-deployment-colocated-/);
+  await H.assertClean(page, assert);
+  await page.close();
+});
+
+run('the colocated pool follows the cluster size when it spanned it', async () => {
+  const page = await fresh();
+  await H.nextEval(page, () => page.fill('#f-hardware-nodes', '2'));
+  const s = await page.evaluate(() => window.SloEstimator.scenario());
+  assert.equal(s.deployment.colocated.gpus, 16);
+  assert.equal(s.deployment.colocated.ep, 16);
+  assert.deepEqual(await page.evaluate(() => window.SloEstimator.errors()), []);
+  await H.assertClean(page, assert);
+  await page.close();
+});
+
+run('changing a field recomputes the report (debounced, typing not blocked)', async () => {
+  const page = await fresh();
+  const n0 = await page.evaluate(() => window.SloEstimator.evalCount());
+  await page.click('#f-name');
+  await page.fill('#f-name', '');
+  await page.keyboard.type('Capacity review Q3', { delay: 20 });
+  await page.waitForFunction(() => window.SloEstimator.scenario().name === 'Capacity review Q3');
+  const n1 = await page.evaluate(() => window.SloEstimator.evalCount());
+  assert.ok(n1 - n0 <= 4, 'evaluations are debounced while typing (' + (n1 - n0) + ')');
+  assert.equal(await page.textContent('.report-title'), 'Capacity review Q3');
+  assert.equal(await page.inputValue('#f-name'), 'Capacity review Q3', 'the typed text is kept');
+  await H.nextEval(page, () => page.fill('#f-workload-input_tokens', '4096'));
+  await H.nextEval(page, () => page.fill('#f-workload-input_tokens_max', '8192'));
+  const s = await page.evaluate(() => window.SloEstimator.scenario());
+  assert.equal(s.workload.input_tokens, 4096);
+  assert.equal(s.workload.input_tokens_max, 8192);
+  // nullable fields: empty means null
+  await H.nextEval(page, () => page.fill('#f-slo-ttft_p50_ms', ''));
+  assert.equal((await page.evaluate(() => window.SloEstimator.scenario())).slo.ttft_p50_ms, null);
+  await H.assertClean(page, assert);
+  await page.close();
+});
+
+run('precision quick scheme w4a8c8 sets weights int4, activations int8, kv int8', async () => {
+  const page = await fresh();
+  await page.click('#grp-precision > summary');
+  await H.nextEval(page, () => page.selectOption('#f-scheme', 'w4a8c8'));
+  const p = (await page.evaluate(() => window.SloEstimator.scenario())).precision;
+  assert.deepEqual([p.weights, p.activations, p.kv_cache], ['int4', 'int8', 'int8']);
+  assert.equal(await page.inputValue('#f-precision-weights'), 'int4');
+  await H.nextEval(page, () => page.selectOption('#f-precision-kv_cache', 'fp8'));
+  assert.equal(await page.inputValue('#f-scheme'), '', 'a mix that is no scheme shows "custom mix"');
+  await H.nextEval(page, () => page.click('#f-precision-high_precision-attention'));
+  assert.ok((await page.evaluate(() => window.SloEstimator.scenario())).precision.high_precision.includes('attention'));
+  await H.assertClean(page, assert);
+  await page.close();
+});
+
+run('disaggregated mode shows the prefill and decode pools', async () => {
+  const page = await fresh();
+  await page.click('#grp-deployment > summary');
+  assert.equal(await page.isVisible('#f-deployment-prefill-gpus'), false);
+  await H.nextEval(page, () => page.selectOption('#f-deployment-mode', 'disaggregated'));
+  assert.equal(await page.isVisible('#f-deployment-prefill-gpus'), true);
+  assert.equal(await page.isVisible('#f-deployment-colocated-gpus'), false);
+  await H.nextEval(page, () => page.fill('#f-deployment-decode-gpus', '16'));
+  assert.ok((await page.evaluate(() => window.SloEstimator.errors())).some((e) => e.path.startsWith('deployment.decode.')), 'EP 24 does not fit 16 GPUs');
+  await H.nextEval(page, () => page.fill('#f-deployment-decode-ep', '16'));
+  await H.nextEval(page, () => page.fill('#f-deployment-decode-redundant_experts', '0'));
+  assert.deepEqual(await page.evaluate(() => window.SloEstimator.errors()), []);
+  const s = await page.evaluate(() => window.SloEstimator.scenario());
+  assert.equal(s.deployment.mode, 'disaggregated');
+  assert.deepEqual([s.deployment.decode.gpus, s.deployment.decode.ep, s.deployment.decode.redundant_experts], [16, 16, 0]);
+  await H.assertClean(page, assert);
+  await page.close();
+});
+
+run('reference measurement: editing makes it custom, calibrate toggles', async () => {
+  const page = await fresh();
+  await page.click('#grp-reference > summary');
+  await H.nextEval(page, () => page.fill('#f-reference-measured-throughput_tokens_per_s', '16000'));
+  let s = await page.evaluate(() => window.SloEstimator.scenario());
+  assert.equal(s.reference.preset, 'custom');
+  assert.equal(s.reference.measured.throughput_tokens_per_s, 16000);
+  await H.nextEval(page, () => page.check('#f-reference-calibrate'));
+  s = await page.evaluate(() => window.SloEstimator.scenario());
+  assert.equal(s.reference.calibrate, true);
+  await H.nextEval(page, () => page.selectOption('#f-reference-preset', 'none'));
+  assert.equal(await page.isVisible('#f-reference-calibrate'), false);
+  await H.assertClean(page, assert);
+  await page.close();
+});
+
+run('language switch: every label, the report and the link follow', async () => {
+  const page = await fresh();
+  await H.nextEval(page, () => page.click('#btn-lang'));
+  assert.equal(await page.evaluate(() => document.documentElement.lang), 'zh-CN');
+  assert.equal(await page.textContent('#btn-copy-link'), '复制链接');
+  assert.equal(await page.textContent('label[for="f-hardware-nodes"]'), '节点数');
+  assert.equal((await page.evaluate(() => window.SloEstimator.report())).lang, 'zh');
+  await page.waitForFunction(() => /&lang=zh$/.test(location.hash));
+  // core errors arrive in Chinese
+  await H.nextEval(page, () => page.fill('#f-slo-tpot_ms', 'x'));
+  assert.match(await page.textContent('#e-f-slo-tpot_ms'), /允许/);
+  await H.nextEval(page, () => page.click('#btn-lang'));
+  assert.equal(await page.textContent('#btn-copy-link'), 'Copy link');
+  assert.match(await page.textContent('#e-f-slo-tpot_ms'), /allowed/);
+  await H.assertClean(page, assert);
+  await page.close();
+});
+
+run('language comes from navigator.language when the link has none', async () => {
+  const zh = await H.launch({ locale: 'zh-CN' });
+  try {
+    const page = await H.openPage(zh.context, srv.url);
+    assert.equal(await page.evaluate(() => window.SloEstimator.lang), 'zh');
+    assert.equal(await page.textContent('h1'), 'SLO 估算器');
+    await H.assertClean(page, assert);
+  } finally {
+    await zh.close();
+  }
+});
+
+run('keyboard: tabs switch with the arrow keys and the seed report is one click away', async () => {
+  const page = await fresh();
+  await page.focus('#tab-corrected');
+  await page.keyboard.press('ArrowRight');
+  assert.equal(await page.getAttribute('#tab-seed', 'aria-selected'), 'true');
+  assert.equal(await page.evaluate(() => document.activeElement.id), 'tab-seed');
+  const method = await page.getAttribute('#report-panel .report', 'data-method');
+  assert.equal(method, 'seed');
+  await page.keyboard.press('ArrowLeft');
+  assert.equal(await page.getAttribute('#report-panel .report', 'data-method'), 'corrected');
+  await H.assertClean(page, assert);
+  await page.close();
+});
