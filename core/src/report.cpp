@@ -294,7 +294,9 @@ std::string render_text(const Report& r) {
   } else {
     o << std::string(80, '=') << "\n" << r.title << "\n" << std::string(80, '=') << "\n";
   }
-  if (!r.verdicts.empty()) {
+  // A report with its own banner (the seed method's) reproduces a fixed text layout and prints its
+  // verdicts in its own section; its report.verdicts are for the JSON (badges), not repeated here.
+  if (!r.verdicts.empty() && r.banner_top.empty()) {
     o << "\n=== " << L(r.lang, "Verdicts", "结论") << " ===\n";
     for (const auto& v : r.verdicts) o << verdict_line(v, r.lang) << "\n";
   }

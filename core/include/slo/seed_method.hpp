@@ -9,6 +9,14 @@ namespace slo {
 
 // Every figure the seed computes, for the tests and the comparison table.
 struct SeedFigures {
+  // Inputs the seed takes from its configuration dicts, as read from the scenario.
+  int ep = 1, tp = 1, pp = 1, dp = 1, total_gpus = 0;  // PARALLEL_CONFIG (active pool), HARDWARE_CONFIG
+  double gpu_memory_gb = 0;                             // HARDWARE_CONFIG gpu_memory_gb (1e9 B)
+  double d_c = 0;                                       // MLA kv_lora_rank, or kv_heads x head_dim (GQA)
+  double tokens_per_gpu = 0;                            // TENCENT_BENCHMARK measured / gpus
+  bool scaled = false;                                  // the 10 % rule fired
+  double scale_factor = 1;                              // published total / calculated total (1 when not scaled)
+  double sessions_per_gpu = 0;                          // max_concurrent_32k / total_gpus (0 when max is 0)
   // calculate_model_memory_distribution
   double per_gpu_params_b = 0, per_gpu_memory_gb = 0, attention_memory_gb = 0, routing_experts_memory_gb = 0,
          shared_experts_memory_gb = 0, dense_memory_gb = 0, other_memory_gb = 0, total_calculated_params_b = 0;
