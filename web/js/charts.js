@@ -255,12 +255,29 @@
     for (const c of live) c.resize();
   }
 
+  // Print: redraw every chart at the printable width (A4/Letter minus margins at 96 dpi) so that
+  // labels keep their size instead of a screen-wide bitmap being scaled down.
+  let printing = false;
+  function printMode(on) {
+    if (on === printing) return;
+    printing = on;
+    for (const c of live) {
+      if (on) c.resize(680, 280);
+      else c.resize();
+    }
+  }
+
   if (typeof window.Chart === 'function') {
     window.Chart.defaults.font.family = FONT;
     window.Chart.defaults.color = '#222';
   }
-  window.addEventListener('beforeprint', resizeAll);
-  window.addEventListener('afterprint', resizeAll);
+  window.addEventListener('beforeprint', () => printMode(true));
+  window.addEventListener('afterprint', () => printMode(false));
+  if (window.matchMedia) {
+    const mq = window.matchMedia('print');
+    const onChange = (e) => printMode(e.matches);
+    if (mq.addEventListener) mq.addEventListener('change', onChange);
+  }
 
-  SLO.charts = { render, initIn, destroyIn, resizeAll, config, live };
+  SLO.charts = { render, initIn, destroyIn, resizeAll, printMode, config, live };
 })(window.SLO = window.SLO || {});
