@@ -12,6 +12,7 @@
 #include "slo/benchmarks.hpp"
 #include "slo/data.hpp"
 #include "slo/report.hpp"
+#include "slo/scenario.hpp"
 
 namespace slo::cli {
 
@@ -53,7 +54,7 @@ int benchmarks(const std::string& format, const std::string& lang) {
   if (!md) {
     std::printf("\nScenarios built for each measurement:\n");
     for (const auto& r : rows)
-      std::printf("  %s: %s%s\n", r.id.c_str(), r.scenario.dump().c_str(), r.assumptions.empty() ? "" : ("\n    assumptions: " + r.assumptions).c_str());
+      std::printf("  %s: %s%s\n", r.id.c_str(), minimal_scenario(r.scenario).dump().c_str(), r.assumptions.empty() ? "" : ("\n    assumptions: " + r.assumptions).c_str());
   }
   return 0;
 }
@@ -61,8 +62,8 @@ int benchmarks(const std::string& format, const std::string& lang) {
 int fit(const std::string& write_path) {
   const FitResult f = fit_efficiency();
   auto show = [](const char* name, const Efficiency& e) {
-    std::printf("%-10s gemm %.3f attention %.3f attention_hbm %.3f hbm %.3f nvlink %.3f rdma %.3f comm_latency_us %.1f step_overhead_ms %.2f\n",
-                name, e.gemm, e.attention, e.attention_hbm, e.hbm, e.nvlink, e.rdma, e.comm_latency_us, e.step_overhead_ms);
+    std::printf("%-10s gemm %.3f attention %.3f attention_hbm %.3f hbm %.3f nvlink %.3f rdma %.3f comm_latency_us %.1f step_overhead_ms %.2f tbo_overlap %.2f\n",
+                name, e.gemm, e.attention, e.attention_hbm, e.hbm, e.nvlink, e.rdma, e.comm_latency_us, e.step_overhead_ms, e.tbo_overlap);
   };
   std::printf("DeepEP low-latency kernel fit (rdma, comm latency): rms log error %.3f\n", f.kernel_rms_log_error);
   for (const auto& k : deepep_low_latency_rows(f.family))
@@ -86,7 +87,7 @@ int fit(const std::string& write_path) {
     auto r = [](double x, double q) { return std::round(x / q) * q; };
     return nlohmann::ordered_json{{"gemm", r(e.gemm, 0.001)}, {"attention", r(e.attention, 0.001)}, {"attention_hbm", r(e.attention_hbm, 0.001)},
                 {"hbm", r(e.hbm, 0.001)}, {"nvlink", r(e.nvlink, 0.001)}, {"rdma", r(e.rdma, 0.001)},
-                {"comm_latency_us", r(e.comm_latency_us, 0.1)}, {"step_overhead_ms", r(e.step_overhead_ms, 0.01)}};
+                {"comm_latency_us", r(e.comm_latency_us, 0.1)}, {"step_overhead_ms", r(e.step_overhead_ms, 0.01)}, {"tbo_overlap", r(e.tbo_overlap, 0.01)}};
   };
   // The Hopper fit is also the starting point for families without measurements.
   for (const char* fam : {"hopper", "blackwell", "ampere", "default"}) doc["efficiency_families"][fam] = eff_json(f.family);

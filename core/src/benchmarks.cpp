@@ -64,7 +64,10 @@ const std::vector<Prepared>& prepared() {
     std::vector<Prepared> out;
     json doc = json::parse(data::file("benchmarks/measurements.json"));
     for (const auto& m : doc.at("measurements")) {
-      ParseResult p = parse_scenario(m.at("scenario"));
+      json sc = m.at("scenario");
+      if (!sc.contains("name")) sc["name"] = m.at("label");
+      if (!sc.contains("reference")) sc["reference"] = json{{"preset", "none"}};
+      ParseResult p = parse_scenario(sc);
       if (!p.ok) throw InternalError("benchmark " + m.at("id").get<std::string>() + ": " + p.errors.front().message);
       out.push_back(Prepared{m, p.scenario, p.normalized});
     }
@@ -103,13 +106,13 @@ std::vector<BenchmarkRow> run_benchmarks(const std::map<std::string, Efficiency>
 namespace {
 
 // Factor vector in a fixed order, with bounds; optimised in log space.
-constexpr int kN = 8;
+constexpr int kN = 9;
 struct Bound {
   double lo, hi;
 };
-const Bound kBounds[kN] = {{0.1, 0.95}, {0.1, 0.95}, {0.3, 0.95}, {0.2, 0.95}, {0.2, 0.95}, {3, 150}, {0.2, 8}, {0.3, 0.98}};
+const Bound kBounds[kN] = {{0.1, 0.95}, {0.1, 0.95}, {0.3, 0.95}, {0.2, 0.95}, {0.2, 0.95}, {3, 150}, {0.2, 8}, {0.3, 0.98}, {0.2, 1.0}};
 std::array<double, kN> to_vec(const Efficiency& e) {
-  return {e.gemm, e.attention, e.hbm, e.nvlink, e.rdma, e.comm_latency_us, e.step_overhead_ms, e.attention_hbm};
+  return {e.gemm, e.attention, e.hbm, e.nvlink, e.rdma, e.comm_latency_us, e.step_overhead_ms, e.attention_hbm, e.tbo_overlap};
 }
 Efficiency from_vec(const std::array<double, kN>& v) {
   Efficiency e;
@@ -121,6 +124,7 @@ Efficiency from_vec(const std::array<double, kN>& v) {
   e.comm_latency_us = v[5];
   e.step_overhead_ms = v[6];
   e.attention_hbm = v[7];
+  e.tbo_overlap = v[8];
   return e;
 }
 
@@ -155,8 +159,8 @@ std::array<double, kN> minimise(std::array<double, kN> x, Loss loss, std::array<
 
 // Fitted on end-to-end points: GEMM efficiency, weight-streaming bandwidth, per-step overhead.
 // Kernel-measured, not fitted end to end: attention (FlashMLA), attention_hbm (FlashMLA), links (DeepEP).
-const std::array<bool, kN> kComputeMask = {true, false, true, false, false, false, true, false};
-const std::array<bool, kN> kLinkMask = {false, false, false, false, true, true, false, false};
+const std::array<bool, kN> kComputeMask = {true, false, true, false, false, false, true, false, true};
+const std::array<bool, kN> kLinkMask = {false, false, false, false, true, true, false, false, false};
 
 }  // namespace
 
@@ -253,19 +257,75 @@ FitResult fit_efficiency() {
   }, kComputeMask);
   res.family = from_vec(fam);
 
-  // 2. Per GPU, prior towards the family (weight grows as points get fewer).
+  // 2. Per silicon: one GEMM efficiency shared by the GPUs on the same die (same SMs and clocks),
+  //    per GPU its HBM streaming efficiency, attention efficiency and step overhead. Priors pull
+  //    towards the family (and attention towards FlashMLA's kernel figure), weaker with more points.
+  std::map<std::string, std::vector<std::string>> by_silicon;
+  for (auto& [g, idx] : by_gpu) by_silicon[find_gpu(g)->silicon].push_back(g);
   double total = 0;
   int count = 0;
-  for (auto& [g, idx] : by_gpu) {
-    const double w = 0.5 / idx.size();
-    auto x = minimise(fam, [&](const std::array<double, kN>& v) {
-      std::map<std::string, Efficiency> eff{{g, from_vec(v)}};
-      return sq_err(idx, eff) + prior(v, fam, w);
-    }, kComputeMask);
-    res.per_gpu[g] = from_vec(x);
-    std::map<std::string, Efficiency> eff{{g, res.per_gpu[g]}};
-    total += sq_err(idx, eff);
-    count += static_cast<int>(idx.size());
+  for (auto& [si, gpus] : by_silicon) {
+    std::vector<int> idx_all;
+    for (const auto& g : gpus) idx_all.insert(idx_all.end(), by_gpu[g].begin(), by_gpu[g].end());
+    // Vector: [gemm, (hbm, attention, overhead) per GPU].
+    std::vector<double> x{fam[0]};
+    std::vector<Bound> bounds{kBounds[0]};
+    std::vector<double> x0{fam[0]};
+    std::vector<double> w{0.5 / idx_all.size()};
+    for (const auto& g : gpus) {
+      const double n = static_cast<double>(by_gpu[g].size());
+      for (int k : {2, 1, 6}) {
+        x.push_back(fam[k]);
+        x0.push_back(fam[k]);
+        bounds.push_back(kBounds[k]);
+        w.push_back((k == 1 ? 1.0 : 0.5) / n);
+      }
+    }
+    auto unpack = [&](const std::vector<double>& v) {
+      std::map<std::string, Efficiency> eff;
+      for (std::size_t j = 0; j < gpus.size(); ++j) {
+        auto e = fam;
+        e[0] = v[0];
+        e[2] = v[1 + 3 * j];
+        e[1] = v[2 + 3 * j];
+        e[6] = v[3 + 3 * j];
+        eff[gpus[j]] = from_vec(e);
+      }
+      return eff;
+    };
+    auto loss = [&](const std::vector<double>& v) {
+      double pr = 0;
+      for (std::size_t j = 0; j < v.size(); ++j) {
+        const double d = std::log(v[j] / x0[j]);
+        pr += w[j] * d * d;
+      }
+      return sq_err(idx_all, unpack(v)) + pr;
+    };
+    double best = loss(x);
+    double step = 0.4;
+    for (int round = 0; round < 7; ++round) {
+      for (int pass = 0; pass < 4; ++pass) {
+        bool improved = false;
+        for (std::size_t i = 0; i < x.size(); ++i)
+          for (double dir : {1.0, -1.0}) {
+            auto y = x;
+            y[i] = std::min(bounds[i].hi, std::max(bounds[i].lo, x[i] * std::exp(dir * step)));
+            if (y[i] == x[i]) continue;
+            const double l = loss(y);
+            if (l < best - 1e-12) {
+              best = l;
+              x = y;
+              improved = true;
+            }
+          }
+        if (!improved) break;
+      }
+      step *= 0.5;
+    }
+    auto eff = unpack(x);
+    for (auto& [g, e] : eff) res.per_gpu[g] = e;
+    total += sq_err(idx_all, eff);
+    count += static_cast<int>(idx_all.size());
   }
   res.rms_log_error = count ? std::sqrt(total / count) : 0;
   return res;

@@ -32,6 +32,7 @@ static Efficiency read_eff(const json& j, Efficiency e) {
   e.rdma = j.value("rdma", e.rdma);
   e.comm_latency_us = j.value("comm_latency_us", e.comm_latency_us);
   e.step_overhead_ms = j.value("step_overhead_ms", e.step_overhead_ms);
+  e.tbo_overlap = j.value("tbo_overlap", e.tbo_overlap);
   return e;
 }
 
@@ -45,6 +46,7 @@ const std::vector<Gpu>& gpu_presets() {
       Gpu x;
       x.id = g.at("id");
       x.name = g.at("name");
+      x.silicon = g.value("silicon", x.id);
       // Spec sheets give memory in GB (1e9 B) or, where the vendor does, GiB.
       x.memory_bytes = g.contains("memory_gib") ? g.at("memory_gib").get<double>() * 1073741824.0
                                                 : g.at("memory_gb").get<double>() * 1e9;

@@ -44,7 +44,11 @@ struct Ctx {
     double peak = g.peak(compute);
     if (peak <= 0) peak = g.bf16_flops;
     gemm_peak = peak * e.gemm;
-    attn_peak = g.bf16_flops * e.attention;
+    // Attention core in BF16, or in 8 bits when both the KV cache and the activations are 8-bit and
+    // the GPU has 8-bit tensor cores. Source: FlashAttention-3 FP8 (Shah et al. 2024); FlashMLA FP8 KV.
+    const DType kv = p.precision->kv_cache, act = p.precision->activations;
+    const bool attn8 = (kv == DType::FP8 || kv == DType::INT8) && (act == DType::FP8 || act == DType::INT8) && g.peak(act) > 0;
+    attn_peak = (attn8 ? g.peak(act) : g.bf16_flops) * e.attention;
     wq = weight_bytes(p.precision->weights, p.precision->group_size);
     imbalance = 1.0 / p.deployment->balance(ep, p.cfg.redundant_experts);
     attn_wbytes = p.precision->hp_attention ? 2.0 : wq;
@@ -251,7 +255,10 @@ StepParts forward(const Ctx& c, Fill fill, double overhead, double time_scale, b
     // Two-batch overlap hides one micro-batch's communication behind the other's compute.
     // Source: SGLang two-batch overlap (LMSYS 2025-05-05), DeepSeek inference system overview.
     const double total_comm = s.comm() + (tbo ? s.ep_latency : 0.0);
-    s.exposed_comm = tbo ? std::max(0.0, total_comm - s.compute_total) : total_comm;
+    // Overlap hides at most tbo_overlap of the shorter side: total = max(C, M) + (1 - eta) min(C, M).
+    s.exposed_comm = tbo ? std::max(0.0, total_comm - s.compute_total) +
+                               (1.0 - c.e.tbo_overlap) * std::min(total_comm, s.compute_total)
+                         : total_comm;
     s.total = s.compute_total + s.exposed_comm + s.overhead;
     return s;
   };

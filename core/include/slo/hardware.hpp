@@ -21,11 +21,13 @@ struct Efficiency {
   double rdma = 0.85;            // inter-node all-to-all / NIC bandwidth per GPU
   double comm_latency_us = 25;   // fixed latency of one dispatch, combine or all-reduce
   double step_overhead_ms = 2;   // per forward pass (scheduling, launches; CUDA graphs in decode)
+  double tbo_overlap = 1.0;      // share of the shorter of compute / communication that two-batch overlap hides
 };
 
 struct Gpu {
   std::string id;
   std::string name;
+  std::string silicon;  // compute die ("gh100"): GPUs on one die share their GEMM efficiency
   double memory_bytes = 0;
   double hbm_bytes_s = 0;
   double bf16_flops = 0;
