@@ -28,6 +28,7 @@
   let M = null;          // the core module
   let timer = 0;
   let hashSeq = 0;
+  let renderedOnce = false;
   const bindings = [];   // {path, el, kind, field}
   const fieldWraps = new Map(); // path -> wrapper element (errors)
   let readyResolve;
@@ -131,7 +132,9 @@
     const toast = h('div', { id: 'toast', class: 'toast', role: 'status', 'aria-live': 'polite' });
     const linkBox = h('div', { id: 'link-box', class: 'link-box', hidden: true },
       h('label', { for: 'link-out', class: 'sr-only', text: t('copy_link') }),
-      h('input', { id: 'link-out', type: 'text', readonly: true, spellcheck: 'false' }),
+      h('div', { class: 'control' },
+        h('input', { id: 'link-out', type: 'text', readonly: true, spellcheck: 'false' }),
+        h('button', { type: 'button', class: 'btn small', id: 'link-close', 'aria-label': t('close'), text: '×', on: { click: () => { $('link-box').hidden = true; } } })),
       h('p', { id: 'link-note', class: 'muted small' }));
     const layout = h('div', { class: 'layout' },
       h('aside', { id: 'editor', class: 'editor', 'aria-label': t('editor') }),
@@ -805,6 +808,7 @@
     }
     panel.classList.toggle('stale', !!(state.errors.length && state.result));
     SLO.charts.initIn(panel);
+    if (r && !renderedOnce && performance.mark) { renderedOnce = true; performance.mark('slo:report-rendered'); }
     requestAnimationFrame(() => { panel.style.minHeight = ''; });
     const of = $('open-full');
     if (of) of.href = fullUrl();

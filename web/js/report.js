@@ -127,7 +127,7 @@
       header(r, lang),
       keyRows.length ? h('section', { class: 'rsec key-rows' }, str(first.title) ? h('h3', { text: str(first.title) }) : null, rowsTable(keyRows)) : null,
       chart ? h('section', { class: 'rsec' }, SLO.charts.render(chart, lang)) : null,
-      w.length ? h('p', { class: 'warn-count', text: SLO.i18n.t(lang, 'warnings') + ': ' + w.length }) : null,
+      warnings(r, lang),
       !sections.length && !(r.verdicts || []).length ? h('p', { class: 'muted empty-report', text: SLO.i18n.t(lang, 'empty_report') }) : null);
   }
 

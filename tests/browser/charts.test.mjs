@@ -1,0 +1,101 @@
+// Charts: every `chart` item is drawn with Chart.js (canvas not blank), markers as dashed lines,
+// axis titles with units, language followed. The sample report covers every chart kind today; the
+// core's own charts are checked as soon as the core emits them.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import * as H from './helpers.mjs';
+import { sampleReport } from './sample-report.mjs';
+
+let srv, browser;
+before(async () => {
+  srv = await H.serve(H.buildPage());
+  browser = await H.launch();
+});
+after(async () => {
+  await browser?.close();
+  await srv?.close();
+});
+
+const T = 60000;
+const run = (name, fn) => test(name, { timeout: T + 5000 }, (t) => H.withTimeout(fn(t), T, name));
+
+function chartItems(report) {
+  return (report.sections || []).flatMap((s) => (s.items || []).filter((i) => i && i.kind === 'chart'));
+}
+
+async function checkCharts(page, items) {
+  for (const it of items) {
+    const sel = '#report-panel canvas[data-chart-id="' + it.id + '"]';
+    assert.equal(await page.locator(sel).count(), 1, 'canvas for ' + it.id);
+    const ink = await H.canvasInk(page, sel);
+    assert.ok(ink > 2000, it.id + ' is drawn (' + ink + ' px)');
+    const info = await page.evaluate((id) => {
+      const c = [...SLO.charts.live].find((x) => x.canvas.dataset.chartId === id);
+      if (!c) return null;
+      return { type: c.config.type, stacked: !!c.options.scales.y.stacked, x: c.options.scales.x.title.text, y: c.options.scales.y.title.text,
+        markers: c.options.plugins.sloMarkers.markers.length, datasets: c.data.datasets.length };
+    }, it.id);
+    assert.ok(info, 'a Chart.js instance for ' + it.id);
+    assert.equal(info.type, it.chart === 'line' ? 'line' : 'bar');
+    assert.equal(info.stacked, it.chart === 'stacked-bar');
+    assert.equal(info.datasets, it.series.length);
+    if (it.y_unit) assert.ok(info.y.includes(it.y_unit), 'y axis shows the unit ' + it.y_unit);
+    if (it.x_unit) assert.ok(info.x.includes(it.x_unit), 'x axis shows the unit ' + it.x_unit);
+    assert.equal(info.markers, (it.markers || []).length);
+  }
+}
+
+run('every chart kind of the schema is drawn (synthetic schema-1 report)', async () => {
+  const page = await H.openPage(browser.context, srv.url + '#lang=en');
+  await page.evaluate((r) => window.SloEstimator.renderReport(r), sampleReport);
+  await checkCharts(page, chartItems(sampleReport));
+  // marker lines: the marker colour (#B00020) is on the canvas
+  const red = await page.evaluate(() => {
+    const c = document.querySelector('canvas[data-chart-id="throughput-vs-tpot"]');
+    const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+    let n = 0;
+    for (let i = 0; i < d.length; i += 4) if (Math.abs(d[i] - 0xb0) < 24 && d[i + 1] < 40 && Math.abs(d[i + 2] - 0x20) < 30 && d[i + 3] > 200) n++;
+    return n;
+  });
+  assert.ok(red > 50, 'the TPOT limit marker is drawn (' + red + ' px)');
+  // the data behind each chart is available as a table
+  assert.equal(await page.locator('figure.chart details.chart-data table').count(), 3);
+  // the title text is not HTML
+  assert.equal(await page.locator('#report-panel img').count(), 0);
+  assert.match(await page.textContent('.report-title'), /<img src=x onerror=alert\(1\)>/);
+  await H.screenshot(page, 'charts-sample.png');
+  await H.assertClean(page, assert);
+  await page.close();
+});
+
+run('charts of the core report are drawn (once the core emits chart items)', async (t) => {
+  const page = await H.openPage(browser.context, srv.url + '#lang=en');
+  const report = await page.evaluate(() => window.SloEstimator.report());
+  const items = chartItems(report);
+  if (!items.length) {
+    t.skip('the core emits no chart items yet (report has ' + (report.sections || []).length + ' sections): nothing to draw');
+    await page.close();
+    return;
+  }
+  await checkCharts(page, items);
+  // expected by issue 5: memory breakdown (stacked-bar), throughput vs TPOT (line) with the TPOT limit, TTFT vs arrival rate
+  const kinds = items.map((i) => i.chart);
+  assert.ok(kinds.includes('stacked-bar'), 'a stacked-bar memory breakdown');
+  assert.ok(items.some((i) => i.chart === 'line' && (i.markers || []).length), 'a line chart with a marker');
+  // language: the zh report's charts are drawn with the zh labels
+  await H.nextEval(page, () => page.click('#btn-lang'));
+  const zh = chartItems(await page.evaluate(() => window.SloEstimator.report()));
+  await checkCharts(page, zh);
+  await H.assertClean(page, assert);
+  await page.close();
+});
+
+run('a chart without points shows a message instead of an empty canvas', async () => {
+  const page = await H.openPage(browser.context, srv.url + '#lang=en');
+  const r = { format: 'slo-estimator-report', schema: 1, method: 'corrected', lang: 'en', title: 'empty', verdicts: [], bottlenecks: [], warnings: [], appendices: [],
+    sections: [{ id: 's', title: 'S', items: [{ kind: 'chart', id: 'e', title: 'Empty', chart: 'line', x_label: 'x', x_unit: '', y_label: 'y', y_unit: '', categories: [], series: [], markers: [] }] }] };
+  await page.evaluate((x) => window.SloEstimator.renderReport(x), r);
+  assert.equal(await page.textContent('.chart-empty'), 'No data points.');
+  await H.assertClean(page, assert);
+  await page.close();
+});

@@ -1,0 +1,74 @@
+#!/usr/bin/env node
+// Prints the page's bundle size (every file the page loads, raw and gzip) and the time from
+// navigation to a rendered report in headless Chromium, for the served page and the single file.
+//   node tests/browser/measure.mjs [--runs N]
+import fs from 'node:fs';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { pathToFileURL } from 'node:url';
+import * as H from './helpers.mjs';
+
+const runs = Number((process.argv.find((a, i) => process.argv[i - 1] === '--runs')) || 5);
+const root = H.buildPage();
+const srv = await H.serve(root);
+const kb = (n) => (n / 1024).toFixed(1) + ' KiB';
+const median = (a) => { const s = [...a].sort((x, y) => x - y); return s[Math.floor(s.length / 2)]; };
+
+async function once(browser, url, collect) {
+  const page = await browser.context.newPage();
+  const files = [];
+  if (collect) page.on('response', async (r) => {
+    if (!r.url().startsWith('http://127.0.0.1')) return;
+    try { files.push({ url: r.url(), body: await r.body() }); } catch { /* navigation away */ }
+  });
+  await page.goto(url, { waitUntil: 'load' });
+  await page.waitForFunction(() => performance.getEntriesByName('slo:report-rendered').length > 0, null, { timeout: 30000 });
+  const t = await page.evaluate(() => ({
+    report: performance.getEntriesByName('slo:report-rendered')[0].startTime,
+    dcl: performance.getEntriesByType('navigation')[0].domContentLoadedEventEnd,
+    evalMs: window.SloEstimator.lastEvalMs(),
+  }));
+  // one evaluation, measured over 20 edits
+  const evals = await page.evaluate(async () => {
+    const out = [];
+    for (let i = 0; i < 20; i++) {
+      const el = document.getElementById('f-slo-tpot_ms');
+      if (!el) break;
+      el.value = String(40 + (i % 10));
+      el.dispatchEvent(new Event('input'));
+      await new Promise((r) => document.addEventListener('slo:evaluated', r, { once: true }));
+      out.push(window.SloEstimator.lastEvalMs());
+    }
+    return out;
+  });
+  await page.close();
+  return { t, files, evals };
+}
+
+const b = await H.launch();
+try {
+  const first = await once(b, srv.url + '#lang=en', true);
+  let raw = 0, gz = 0;
+  console.log('Files loaded by index.html:');
+  for (const f of first.files) {
+    const g = zlib.gzipSync(f.body, { level: 9 }).length;
+    raw += f.body.length;
+    gz += g;
+    console.log('  ' + f.url.replace(/^http:\/\/127\.0\.0\.1:\d+/, '').padEnd(24) + kb(f.body.length).padStart(12) + '  gzip ' + kb(g).padStart(10));
+  }
+  console.log('  total'.padEnd(26) + kb(raw).padStart(12) + '  gzip ' + kb(gz).padStart(10));
+  const single = fs.readFileSync(path.join(root, 'slo-estimator.html'));
+  console.log('slo-estimator.html (single file): ' + kb(single.length) + ', gzip ' + kb(zlib.gzipSync(single, { level: 9 }).length));
+  const served = [first.t], file = [];
+  for (let i = 1; i < runs; i++) served.push((await once(b, srv.url + '#lang=en', false)).t);
+  const fileUrl = pathToFileURL(path.join(root, 'slo-estimator.html')).href + '#lang=en';
+  let evals = first.evals;
+  for (let i = 0; i < runs; i++) { const r = await once(b, fileUrl, false); file.push(r.t); if (i === 0) evals = evals.concat(r.evals); }
+  const fmt = (a, k) => median(a.map((x) => x[k])).toFixed(0) + ' ms';
+  console.log('Navigation to rendered report, median of ' + runs + ' (127.0.0.1, no cache): ' + fmt(served, 'report') + ' (DOMContentLoaded ' + fmt(served, 'dcl') + ')');
+  console.log('Navigation to rendered report, median of ' + runs + ' (single file, file://): ' + fmt(file, 'report'));
+  console.log('One evaluation (evaluate() of the core, in the page): median ' + median(evals).toFixed(1) + ' ms, max ' + Math.max(...evals).toFixed(1) + ' ms over ' + evals.length);
+} finally {
+  await b.close();
+  await srv.close();
+}
