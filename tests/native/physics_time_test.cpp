@@ -1,0 +1,218 @@
+// Physics tests, issue 4 (time model): monotonicity of the decode step, the KV-read part under
+// FP8 KV, EP traffic placement across nodes, MTP, and the HBM lower bound on TPOT.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "slo/evaluation.hpp"
+#include "slo/params.hpp"
+#include "slo/scenario.hpp"
+#include "slo/step_time.hpp"
+
+using nlohmann::json;
+using namespace slo;
+
+namespace {
+
+Scenario scenario(json patch) {
+  patch["version"] = 1;
+  ParseResult p = parse_scenario(patch);
+  if (!p.ok) {
+    std::string msg = "scenario does not parse:";
+    for (const auto& e : p.errors) msg += " [" + e.path + ": " + e.message + "]";
+    throw std::runtime_error(msg);
+  }
+  return p.scenario;
+}
+
+const EvalOptions kNoTtft{1.0, false, 0};
+
+json llama70b(const std::string& gpu, const std::string& w, const std::string& kv, int tp = 8) {
+  const std::string act = w == "bf16" ? "bf16" : w;
+  return json{{"model", {{"preset", "meta-llama/Llama-3.1-70B-Instruct"}}},
+              {"precision", {{"weights", w}, {"activations", act}, {"kv_cache", kv}}},
+              {"hardware", {{"gpu", gpu}, {"nodes", 1}}},
+              {"deployment", {{"colocated", {{"gpus", tp}, {"attention_tp", tp}, {"ep", 1}, {"redundant_experts", 0}}}}},
+              {"reference", {{"preset", "none"}}}};
+}
+
+json deepseek(const std::string& gpu, int gpus, int nodes, const std::string& kv = "bf16") {
+  return json{{"precision", {{"kv_cache", kv}}},
+              {"hardware", {{"gpu", gpu}, {"nodes", nodes}}},
+              {"deployment", {{"colocated", {{"gpus", gpus}, {"attention_tp", 1}, {"ep", gpus}, {"redundant_experts", 0}}}}}};
+}
+
+void expect_monotonic(const Pool& pool, const std::string& what) {
+  SCOPED_TRACE(what);
+  const std::vector<double> batches = {1, 2, 4, 8, 16, 32, 64, 128, 256, 512};
+  const std::vector<double> contexts = {256, 1024, 4096, 16384, 32768, 131072};
+  for (double c : contexts) {
+    double prev = 0;
+    for (double b : batches) {
+      const double t = decode_step(pool, b, c).total;
+      EXPECT_TRUE(std::isfinite(t));
+      EXPECT_GE(t, prev) << "step time fell going to batch " << b << " at context " << c;
+      prev = t;
+    }
+    EXPECT_GT(decode_step(pool, 512, c).total, decode_step(pool, 1, c).total) << "context " << c;
+  }
+  for (double b : batches) {
+    double prev = 0;
+    for (double c : contexts) {
+      const double t = decode_step(pool, b, c).total;
+      EXPECT_GE(t, prev) << "step time fell going to context " << c << " at batch " << b;
+      prev = t;
+    }
+    EXPECT_GT(decode_step(pool, b, 131072).total, decode_step(pool, b, 256).total) << "batch " << b;
+  }
+}
+
+}  // namespace
+
+TEST(PhysicsTime, DecodeStepGrowsWithBatchAndContext) {
+  {
+    const Evaluation ev = evaluate_scenario(scenario(json::object()), kNoTtft);  // DeepSeek-V3 EP32 on H20
+    expect_monotonic(ev.pools.front().pool, "DeepSeek-V3 EP32 H20");
+  }
+  {
+    const Evaluation ev = evaluate_scenario(scenario(deepseek("h200-141g", 16, 2)), kNoTtft);
+    expect_monotonic(ev.pools.front().pool, "DeepSeek-V3 EP16 H200 (two nodes)");
+  }
+  {
+    const Evaluation ev = evaluate_scenario(scenario(llama70b("h100-80g", "fp8", "bf16")), kNoTtft);
+    expect_monotonic(ev.pools.front().pool, "Llama-3.1-70B TP8 H100");
+  }
+}
+
+// KV read per step = batch x context x bytes per token: FP8 halves it for GQA (1 B vs 2 B) and
+// scales it by 656 / 1152 for MLA (FlashMLA's FP8 layout).
+TEST(PhysicsTime, Fp8KvCutsKvReads) {
+  {
+    const Evaluation eb = evaluate_scenario(scenario(llama70b("h100-80g", "fp8", "bf16")), kNoTtft);
+    const Evaluation e8 = evaluate_scenario(scenario(llama70b("h100-80g", "fp8", "fp8")), kNoTtft);
+    for (double b : {1.0, 32.0, 128.0})
+      for (double c : {1024.0, 8192.0, 32768.0}) {
+        const StepParts sb = decode_step(eb.pools.front().pool, b, c), s8 = decode_step(e8.pools.front().pool, b, c);
+        ASSERT_GT(sb.kv_bytes, 0);
+        EXPECT_NEAR(s8.kv_bytes / sb.kv_bytes, 0.5, 1e-12) << "b=" << b << " c=" << c;
+        // 80 layers x 2 x 1 KV head per rank x 128 x 2 B per token: the bytes of the batch's context.
+        EXPECT_NEAR(sb.kv_bytes, b * c * 327680.0 / 8, 1e-9 * sb.kv_bytes) << "b=" << b << " c=" << c;
+      }
+  }
+  {
+    const Evaluation eb = evaluate_scenario(scenario(deepseek("h20-96g", 32, 4, "bf16")), kNoTtft);
+    const Evaluation e8 = evaluate_scenario(scenario(deepseek("h20-96g", 32, 4, "fp8")), kNoTtft);
+    for (double b : {1.0, 32.0, 128.0})
+      for (double c : {1024.0, 8192.0, 32768.0}) {
+        const StepParts sb = decode_step(eb.pools.front().pool, b, c), s8 = decode_step(e8.pools.front().pool, b, c);
+        ASSERT_GT(sb.kv_bytes, 0);
+        EXPECT_NEAR(s8.kv_bytes / sb.kv_bytes, 656.0 / 1152.0, 1e-12) << "b=" << b << " c=" << c;
+        EXPECT_NEAR(sb.kv_bytes, b * c * 70272.0, 1e-9 * sb.kv_bytes) << "b=" << b << " c=" << c;
+      }
+  }
+}
+
+// One node: all EP traffic on NVLink. Two nodes: half of the top-k copies go to the other node's
+// GPUs (uniform routing over 16 GPUs, 8 of them local), so RDMA carries traffic.
+TEST(PhysicsTime, SecondNodeMovesEpTrafficToRdma) {
+  const Evaluation e1 = evaluate_scenario(scenario(deepseek("h200-141g", 8, 1)), kNoTtft);
+  const Evaluation e2 = evaluate_scenario(scenario(deepseek("h200-141g", 16, 2)), kNoTtft);
+  for (double b : {1.0, 16.0, 64.0, 256.0}) {
+    SCOPED_TRACE(b);
+    const StepParts s1 = decode_step(e1.pools.front().pool, b, 4096);
+    const StepParts s2 = decode_step(e2.pools.front().pool, b, 4096);
+    EXPECT_EQ(s1.ep_bytes_rdma, 0);
+    EXPECT_GT(s1.ep_bytes_nvlink, 0);
+    EXPECT_GT(s2.ep_bytes_rdma, 0);
+    const double share1 = s1.ep_bytes_nvlink / (s1.ep_bytes_nvlink + s1.ep_bytes_rdma);
+    const double share2 = s2.ep_bytes_nvlink / (s2.ep_bytes_nvlink + s2.ep_bytes_rdma);
+    EXPECT_LT(share2, share1);
+    EXPECT_NEAR(share2, 0.5, 0.1) << "uniform routing over 2 nodes keeps about half the copies in the node";
+    EXPECT_GT(s2.ep_rdma + s2.ep_nvlink, 0);
+  }
+}
+
+// Drafts that are never accepted cost time and deliver nothing: TPOT never improves.
+TEST(PhysicsTime, MtpWithZeroAcceptanceNeverHelps) {
+  const std::vector<std::pair<std::string, json>> cases = {{"DeepSeek-V3 EP32 H20", json::object()},
+                                                           {"DeepSeek-V3 EP8 H200", deepseek("h200-141g", 8, 1)}};
+  for (const auto& [name, base] : cases) {
+    SCOPED_TRACE(name);
+    const Evaluation e0 = evaluate_scenario(scenario(base), kNoTtft);
+    for (int d = 1; d <= 3; ++d) {
+      json doc = base;
+      doc["deployment"]["mtp"] = {{"draft_tokens", d}, {"acceptance", 0.0}};
+      const Evaluation em = evaluate_scenario(scenario(doc), kNoTtft);
+      ASSERT_TRUE(em.pools.front().pool.with_mtp);
+      for (double b : {1.0, 4.0, 16.0, 64.0, 256.0}) {
+        const DecodePoint p0 = decode_at(e0.pools.front(), b, 2048, 0, 1.0);
+        const DecodePoint pm = decode_at(em.pools.front(), b, 2048, 0, 1.0);
+        EXPECT_DOUBLE_EQ(pm.tokens_per_step, 1.0);
+        EXPECT_GE(pm.tpot_s, p0.tpot_s) << "d=" << d << " b=" << b;
+      }
+    }
+  }
+}
+
+TEST(PhysicsTime, TokensPerStepIsGeometricSum) {
+  for (int d = 0; d <= 8; ++d)
+    for (double a : {0.0, 0.3, 0.5, 0.7, 0.9, 1.0}) {
+      // 1 + a + ... + a^d in closed form.
+      const double expected = a == 1.0 ? d + 1.0 : (1.0 - std::pow(a, d + 1)) / (1.0 - a);
+      EXPECT_NEAR(tokens_per_step(Mtp{d, a}), expected, 1e-12) << "d=" << d << " a=" << a;
+    }
+  EXPECT_NEAR(tokens_per_step(Mtp{2, 0.7}), 1 + 0.7 + 0.49, 1e-12);
+  EXPECT_DOUBLE_EQ(tokens_per_step(Mtp{0, 0.7}), 1.0);
+}
+
+namespace {
+
+// Bytes every decode step must stream from HBM on one GPU at batch 1, whatever the kernels: the
+// GPU's share of the attention projections, dense FFN and shared experts (all TP-split by
+// attention_tp here, no replicated MLA part counted: a lower bound) and its lm_head slice (BF16).
+// Routed experts and the embedding table are left out (a lower bound).
+double min_weight_bytes(const Scenario& s) {
+  const ParamBreakdown p = count_params(s.model);
+  const int t = s.deployment.colocated.attention_tp;
+  const double wq = s.precision.weights == DType::BF16 ? 2.0 : s.precision.weights == DType::FP8 ? 1.0 : 0.5;
+  return (p.attention + p.dense_ffn + p.shared_experts) / t * wq + p.lm_head / t * 2.0;
+}
+
+}  // namespace
+
+TEST(PhysicsTime, Batch1TpotBoundedByHbmBandwidth) {
+  const std::vector<std::pair<std::string, json>> cases = {
+      {"DeepSeek-V3 FP8 EP32 H20", json::object()},
+      {"DeepSeek-V3 FP8 EP8 H200", deepseek("h200-141g", 8, 1)},
+      {"DeepSeek-V3 FP8 EP16 H100", deepseek("h100-80g", 16, 2)},
+      {"Llama-70B BF16 TP8 H100", llama70b("h100-80g", "bf16", "bf16")},
+      {"Llama-70B FP8 TP8 H20", llama70b("h20-96g", "fp8", "bf16")},
+      {"Llama-70B BF16 TP4 A100", llama70b("a100-80g", "bf16", "bf16", 4)},
+      {"Qwen2.5-72B BF16 TP8 H200",
+       json{{"model", {{"preset", "Qwen/Qwen2.5-72B-Instruct"}}},
+            {"precision", {{"weights", "bf16"}, {"activations", "bf16"}}},
+            {"hardware", {{"gpu", "h200-141g"}, {"nodes", 1}}},
+            {"deployment", {{"colocated", {{"gpus", 8}, {"attention_tp", 8}, {"ep", 1}, {"redundant_experts", 0}}}}},
+            {"reference", {{"preset", "none"}}}}},
+  };
+  for (const auto& [name, doc] : cases) {
+    SCOPED_TRACE(name);
+    const Scenario s = scenario(doc);
+    const Evaluation ev = evaluate_scenario(s, kNoTtft);
+    const double bound = min_weight_bytes(s) / s.gpu.hbm_bytes_s;  // spec-sheet bandwidth, no efficiency
+    ASSERT_GT(bound, 1e-3);
+    for (double c : {128.0, 4096.0}) {
+      const DecodePoint p = decode_at(ev.pools.front(), 1, c, 0, 1.0);
+      EXPECT_GE(p.tpot_s, bound) << "context " << c;
+      EXPECT_GE(decode_step(ev.pools.front().pool, 1, c).total, bound);
+      // The step's own weight-byte tally cannot stream faster than the spec sheet either.
+      EXPECT_GE(p.step.total, p.step.weight_bytes / s.gpu.hbm_bytes_s);
+      EXPECT_GE(p.step.weight_bytes, min_weight_bytes(s) * 0.999);
+    }
+  }
+}
