@@ -29,7 +29,7 @@
     return h('table', { class: 'rows' }, h('tbody', null, rows.map((r) => {
       const lvl = Math.max(0, Math.min(4, Number.isInteger(r.level) ? r.level : 0));
       const value = valueText(r.value);
-      return h('tr', { class: 'lvl-' + lvl + (value ? '' : ' heading'), 'data-row-id': str(r.id) },
+      return h('tr', { class: 'lvl-' + lvl + (!value && lvl === 0 ? ' heading' : ''), 'data-row-id': str(r.id) },
         h('th', { scope: 'row', text: str(r.label) }),
         h('td', { class: 'val', text: value }),
         h('td', { class: 'note', text: str(r.note) }));
