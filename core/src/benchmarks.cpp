@@ -264,7 +264,8 @@ FitResult fit_efficiency() {
   for (auto& [g, idx] : by_gpu) by_silicon[find_gpu(g)->silicon].push_back(g);
   double total = 0;
   int count = 0;
-  for (auto& [si, gpus] : by_silicon) {
+  for (auto& entry : by_silicon) {
+    const std::vector<std::string>& gpus = entry.second;  // (a structured binding cannot be captured in C++17)
     std::vector<int> idx_all;
     for (const auto& g : gpus) idx_all.insert(idx_all.end(), by_gpu[g].begin(), by_gpu[g].end());
     // Vector: [gemm, (hbm, attention, overhead) per GPU].

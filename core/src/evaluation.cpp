@@ -90,7 +90,14 @@ Scenario reference_scenario(const Scenario& s) {
   return r;
 }
 
-double Evaluation::capacity_in_target_kind() const {
+void Evaluation::rebind() {
+  for (auto& pe : pools) {
+    bind(pe, s, s.deployment, s.precision, s.gpu);
+    pe.plan.pool = &pe.pool;
+  }
+}
+
+double EvaluationData::capacity_in_target_kind() const {
   return s.slo.throughput_kind == ThroughputKind::Output  ? output_tps_max
          : s.slo.throughput_kind == ThroughputKind::Input ? input_tps_max
                                                           : total_tps_max;
@@ -213,7 +220,7 @@ Evaluation evaluate_scenario(const Scenario& scenario, const EvalOptions& o) {
     // Colocated: bisection on lambda; feasible while the decode side keeps up with lambda x output.
     double lo = 0, hi = lambda_prefill;
     std::string limit = "prefill";
-    for (int i = 0; i < 60; ++i) {
+    for (int i = 0; i < 40; ++i) {
       const double mid = 0.5 * (lo + hi);
       DecodePoint p;
       std::string l;

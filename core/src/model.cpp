@@ -9,11 +9,9 @@ namespace slo {
 
 using nlohmann::json;
 
-int ModelArch::moe_layers() const {
-  return static_cast<int>(std::count(layer_moe.begin(), layer_moe.end(), 1));
-}
-int ModelArch::sliding_layers() const {
-  return static_cast<int>(std::count(layer_sliding.begin(), layer_sliding.end(), 1));
+void ModelArch::finalize() {
+  n_moe_layers = static_cast<int>(std::count(layer_moe.begin(), layer_moe.end(), 1));
+  n_sliding_layers = static_cast<int>(std::count(layer_sliding.begin(), layer_sliding.end(), 1));
 }
 
 namespace {
@@ -152,6 +150,7 @@ bool parse_hf_config(const json& cfg, const std::string& path, ModelArch& m, Err
       const json& t = (*lt)[i];
       m.layer_sliding[i] = t.is_string() && t.get<std::string>() == "sliding_attention" ? 1 : 0;
     }
+    m.finalize();
     if (m.sliding_layers() > 0 && window <= 0) {
       errors.add(path + ".sliding_window", r.find("sliding_window"), "a positive window when layer_types has sliding layers",
                  "layer_types 含滑动窗口层时须为正整数");
@@ -160,6 +159,7 @@ bool parse_hf_config(const json& cfg, const std::string& path, ModelArch& m, Err
   } else if (window > 0 && r.boolean("use_sliding_window", true) && m.family != "deepseek_v3") {
     std::fill(m.layer_sliding.begin(), m.layer_sliding.end(), 1);
   }
+  m.finalize();
   m.sliding_window = m.sliding_layers() > 0 ? static_cast<int>(window) : 0;
 
   // Feed-forward and experts.
@@ -198,6 +198,7 @@ bool parse_hf_config(const json& cfg, const std::string& path, ModelArch& m, Err
     m.expert_bias = m.family == "gpt_oss";
   }
   if (!r.ok) return false;
+  m.finalize();
   if (m.is_moe() && m.experts_per_tok > m.routed_experts) {
     errors.add(path + ".num_experts_per_tok", r.find("num_experts_per_tok"),
                "at most the number of routed experts (" + std::to_string(m.routed_experts) + ")",

@@ -7,11 +7,17 @@
 namespace slo {
 
 namespace {
-// Mean of the density proportional to exp(theta x) on [0, w].
-double te_mean(double theta, double w) {
-  if (std::fabs(theta * w) < 1e-6) return w / 2.0;
-  const double e = std::exp(theta * w);
-  return w * e / (e - 1.0) - 1.0 / theta;
+// Moments of Y on [0, w] with density proportional to exp(-a y), a >= 0 (numerically stable for
+// any a: q = exp(-a w) never overflows). Returns E[Y] and E[Y^2].
+void decreasing_moments(double a, double w, double& m1, double& m2) {
+  if (a * w < 1e-6) {  // uniform limit
+    m1 = w / 2.0;
+    m2 = w * w / 3.0;
+    return;
+  }
+  const double q = std::exp(-a * w);
+  m1 = (1.0 / a - q * (w + 1.0 / a)) / (1.0 - q);
+  m2 = (2.0 / (a * a) - q * (w * w + 2.0 * w / a + 2.0 / (a * a))) / (1.0 - q);
 }
 }  // namespace
 
@@ -22,33 +28,34 @@ LengthDist::LengthDist(double mean, double max) : mean_(mean), max_(max) {
     m2_ = mean * mean;
     return;
   }
-  // Solve te_mean(theta, w) = mean - 1 by bisection (te_mean increases with theta).
-  double lo = -200.0 / w, hi = 200.0 / w;
+  // Y = L - 1 on [0, w]. Below the midpoint the density decreases (rate a > 0); above it, the
+  // mirror image w - Y decreases. Solve E[Y] = target by bisection on log(a) (E[Y] falls with a).
+  mirrored_ = mean - 1.0 > w / 2.0;
+  const double target = mirrored_ ? w - (mean - 1.0) : mean - 1.0;
+  double lo = std::log(1e-9 / w), hi = std::log(1e9 / w);
   for (int i = 0; i < 200; ++i) {
     const double mid = 0.5 * (lo + hi);
-    if (te_mean(mid, w) < mean - 1.0) lo = mid;
+    double m1, m2;
+    decreasing_moments(std::exp(mid), w, m1, m2);
+    if (m1 > target) lo = mid;
     else hi = mid;
   }
-  theta_ = 0.5 * (lo + hi);
-  // E[L^2] by midpoint integration of the density.
-  const int n = 4000;
-  double z = 0, s2 = 0;
-  for (int i = 0; i < n; ++i) {
-    const double x = (i + 0.5) / n * w;
-    const double d = std::exp(theta_ * x - (theta_ > 0 ? theta_ * w : 0.0));
-    z += d;
-    s2 += d * (1.0 + x) * (1.0 + x);
-  }
-  m2_ = s2 / z;
+  rate_ = std::exp(0.5 * (lo + hi));
+  double m1, m2;
+  decreasing_moments(rate_, w, m1, m2);
+  // E[L^2] with L = 1 + Y (or 1 + w - Y when mirrored).
+  if (!mirrored_) m2_ = 1.0 + 2.0 * m1 + m2;
+  else m2_ = (1.0 + w) * (1.0 + w) - 2.0 * (1.0 + w) * m1 + m2;
 }
 
 double LengthDist::sample(double u) const {
   if (fixed_) return mean_;
   const double w = max_ - 1.0;
-  double x;
-  if (std::fabs(theta_ * w) < 1e-9) x = u * w;
-  else x = std::log1p(u * std::expm1(theta_ * w)) / theta_;
-  return std::min(max_, std::max(1.0, 1.0 + x));
+  double y;
+  if (rate_ * w < 1e-6) y = u * w;
+  else y = -std::log1p(-u * (1.0 - std::exp(-rate_ * w))) / rate_;  // inverse CDF of exp(-a y) on [0, w]
+  if (mirrored_) y = w - y;
+  return std::min(max_, std::max(1.0, 1.0 + y));
 }
 
 double Rng::uniform() {
@@ -160,9 +167,15 @@ TtftStats simulate_ttft(double rate, const LengthDist& input, double budget,
   st.mean = sum / ttft.size();
   st.mean_wait = sw / ttft.size();
   st.mean_prefill = sp / ttft.size();
-  st.p50 = percentile(ttft, 0.50);
-  st.p90 = percentile(ttft, 0.90);
-  st.p99 = percentile(ttft, 0.99);
+  std::sort(ttft.begin(), ttft.end());
+  auto q = [&](double f) {
+    const double pos = f * (ttft.size() - 1);
+    const std::size_t i = static_cast<std::size_t>(std::floor(pos));
+    return i + 1 < ttft.size() ? ttft[i] * (1 - (pos - i)) + ttft[i + 1] * (pos - i) : ttft[i];
+  };
+  st.p50 = q(0.50);
+  st.p90 = q(0.90);
+  st.p99 = q(0.99);
   return st;
 }
 

@@ -28,7 +28,7 @@ struct DecodePoint {
   std::string limit;      // what stops a larger batch: "tpot" | "kv" | "cap" | "load"
 };
 
-struct Evaluation {
+struct EvaluationData {
   Scenario s;
   ParamBreakdown params;
   std::vector<PoolEval> pools;  // [colocated] or [prefill, decode]
@@ -70,13 +70,31 @@ struct Evaluation {
   double capacity_in_target_kind() const;
 };
 
+// The pools point into the evaluation's own scenario: copies and moves re-point them.
+struct Evaluation : EvaluationData {
+  Evaluation() = default;
+  Evaluation(const Evaluation& o) : EvaluationData(o) { rebind(); }
+  Evaluation(Evaluation&& o) noexcept : EvaluationData(std::move(o)) { rebind(); }
+  Evaluation& operator=(const Evaluation& o) {
+    EvaluationData::operator=(o);
+    rebind();
+    return *this;
+  }
+  Evaluation& operator=(Evaluation&& o) noexcept {
+    EvaluationData::operator=(std::move(o));
+    rebind();
+    return *this;
+  }
+  void rebind();
+};
+
 // Builds the pools of a scenario's deployment.
 std::vector<PoolEval> make_pools(const Scenario& s, const Deployment& d, const Precision& p, const Gpu& g, int gpus_per_node);
 
 struct EvalOptions {
   double time_scale = 1.0;
   bool ttft = true;
-  int ttft_requests = 4000;
+  int ttft_requests = 3000;
 };
 Evaluation evaluate_scenario(const Scenario& s, const EvalOptions& o = {});
 

@@ -63,9 +63,13 @@ struct ModelArch {
   std::string provenance;
 
   bool is_moe() const { return routed_experts > 0; }
-  int moe_layers() const;
-  int dense_layers() const { return layers - moe_layers(); }
-  int sliding_layers() const;
+  int moe_layers() const { return n_moe_layers; }
+  int dense_layers() const { return layers - n_moe_layers; }
+  int sliding_layers() const { return n_sliding_layers; }
+  // Recomputes the layer counts from layer_moe / layer_sliding (call after editing them).
+  void finalize();
+  int n_moe_layers = 0;
+  int n_sliding_layers = 0;
 };
 
 // Builds the architecture from a config.json object; problems go to `errors` under `path`.

@@ -18,8 +18,8 @@ class LengthDist {
   double max() const { return max_; }
   double second_moment() const { return m2_; }  // E[L^2]
  private:
-  double mean_, max_, theta_ = 0, m2_ = 0;
-  bool fixed_ = false;
+  double mean_, max_, rate_ = 0, m2_ = 0;
+  bool fixed_ = false, mirrored_ = false;
 };
 
 // Deterministic PRNG (splitmix64): identical streams natively and in wasm.

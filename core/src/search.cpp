@@ -1,0 +1,172 @@
+#include "slo/search.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace slo {
+
+TargetCheck check_targets(const Evaluation& ev) {
+  TargetCheck c;
+  const Scenario& s = ev.s;
+  c.memory = true;
+  for (const auto& pe : ev.pools) c.memory = c.memory && pe.plan.fits();
+  if (s.slo.concurrent_sessions > 0) c.concurrency = ev.sessions_target_ctx >= s.slo.concurrent_sessions;
+  if (s.slo.throughput_tokens_per_s > 0) c.throughput = ev.capacity_in_target_kind() >= s.slo.throughput_tokens_per_s * (1 - 1e-9);
+  if (s.slo.tpot_ms > 0) c.tpot = ev.load_sustainable && ev.op_load.tpot_s * 1e3 <= s.slo.tpot_ms * (1 + 1e-9);
+  if (s.slo.ttft_p50_ms > 0) c.ttft_p50 = ev.ttft.stable && ev.ttft.simulated > 0 && ev.ttft.p50 * 1e3 <= s.slo.ttft_p50_ms;
+  if (s.slo.ttft_p99_ms > 0) c.ttft_p99 = ev.ttft.stable && ev.ttft.simulated > 0 && ev.ttft.p99 * 1e3 <= s.slo.ttft_p99_ms;
+  if (!c.memory) c.concurrency = c.throughput = c.tpot = c.ttft_p50 = c.ttft_p99 = false;
+  return c;
+}
+
+PoolConfig default_layout(const ModelArch& m, int gpus, int gpn) {
+  PoolConfig p;
+  p.gpus = gpus;
+  p.pp = 1;
+  if (m.is_moe()) {
+    // DP attention + EP over the whole pool; redundant experts fill EP ranks evenly (EPLB).
+    p.attention_tp = m.attention == AttentionType::MLA ? 1 : std::min(gpus, std::min(gpn, m.kv_heads));
+    while (p.attention_tp > 1 && (m.heads % p.attention_tp != 0 || gpus % p.attention_tp != 0)) --p.attention_tp;
+    p.ep = gpus;
+    // The expert TP degree (gpus / ep) must divide the expert width; ep = gpus makes it 1.
+    const int rem = m.routed_experts % p.ep;
+    p.redundant_experts = rem == 0 ? 0 : p.ep - rem;
+    if (p.ep > m.routed_experts + p.redundant_experts) p.redundant_experts = p.ep - m.routed_experts;
+  } else {
+    // Dense: tensor parallel inside a node (dividing the heads), data-parallel replicas beyond.
+    int t = std::min(gpus, gpn);
+    while (t > 1 && (m.heads % t != 0 || gpus % t != 0)) --t;
+    p.attention_tp = t;
+    p.ep = 1;
+  }
+  return p;
+}
+
+namespace {
+std::string describe(const Deployment& d) {
+  auto pool = [](const PoolConfig& p) {
+    std::string s = std::to_string(p.gpus) + " GPUs (TP" + std::to_string(p.attention_tp) + " x DP" + std::to_string(p.dp_attention());
+    if (p.ep > 1) s += ", EP" + std::to_string(p.ep);
+    if (p.redundant_experts > 0) s += " +" + std::to_string(p.redundant_experts) + " redundant";
+    if (p.pp > 1) s += ", PP" + std::to_string(p.pp);
+    return s + ")";
+  };
+  if (d.disaggregated) return "prefill " + pool(d.prefill) + " : decode " + pool(d.decode);
+  return "colocated " + pool(d.colocated);
+}
+}  // namespace
+
+Candidate smallest_cluster(const Scenario& s, double time_scale) {
+  Candidate best;
+  const int gpn = s.gpus_per_node;
+  const int max_nodes = std::min(64, std::max(16, 4 * s.nodes));
+  EvalOptions quick;
+  quick.time_scale = time_scale;
+  quick.ttft = false;
+  EvalOptions full = quick;
+  full.ttft = true;
+  full.ttft_requests = 1000;
+  for (int n = 1; n <= max_nodes && !best.found; ++n) {
+    std::vector<Deployment> options;
+    Deployment d = s.deployment;
+    d.disaggregated = false;
+    d.colocated = default_layout(s.model, n * gpn, gpn);
+    options.push_back(d);
+    std::vector<int> splits;
+    if (n <= 16)
+      for (int p = 1; p < n; ++p) splits.push_back(p);
+    else
+      for (double f : {0.125, 0.25, 1.0 / 3.0, 0.5}) splits.push_back(std::max(1, static_cast<int>(std::round(n * f))));
+    for (int p : splits) {
+      Deployment dd = s.deployment;
+      dd.disaggregated = true;
+      dd.prefill = default_layout(s.model, p * gpn, gpn);
+      dd.decode = default_layout(s.model, (n - p) * gpn, gpn);
+      options.push_back(dd);
+    }
+    for (const auto& opt : options) {
+      Scenario c = s;
+      c.nodes = n;
+      c.deployment = opt;
+      ++best.evaluated;
+      Evaluation ev = evaluate_scenario(c, quick);
+      TargetCheck t = check_targets(ev);
+      // TTFT needs the simulation: only for candidates that meet everything else.
+      if (!(t.memory && t.concurrency && t.throughput && t.tpot)) continue;
+      ev = evaluate_scenario(c, full);
+      if (!check_targets(ev).all()) continue;
+      best.found = true;
+      best.nodes = n;
+      best.deployment = opt;
+      best.layout = describe(opt);
+      best.eval = ev;
+      break;
+    }
+  }
+  return best;
+}
+
+std::vector<Variant> sensitivity_variants(const Scenario& s) {
+  std::vector<Variant> v;
+  auto add = [&](const char* id, std::string en, std::string zh, Scenario sc) { v.push_back(Variant{id, std::move(en), std::move(zh), std::move(sc)}); };
+  add("as-is", "As specified", "当前配置", s);
+  {
+    Scenario c = s;
+    c.precision.kv_cache = DType::FP8;
+    if (s.precision.kv_cache != DType::FP8 && s.precision.kv_cache != DType::INT8) add("kv-fp8", "FP8 KV cache", "FP8 KV 缓存", c);
+  }
+  if (s.gpu.int8_ops > 0 && s.precision.weights != DType::INT4) {
+    Scenario c = s;
+    c.precision.weights = DType::INT4;
+    c.precision.activations = DType::INT8;
+    c.precision.kv_cache = DType::INT8;
+    add("w4a8c8", "w4a8c8 (INT4 weights, INT8 activations and KV)", "w4a8c8（INT4 权重、INT8 激活与 KV）", c);
+  }
+  if (s.deployment.mtp.draft_tokens == 0) {
+    Scenario c = s;
+    c.deployment.mtp.draft_tokens = 1;
+    c.deployment.mtp.acceptance = 0.7;
+    add("mtp", "MTP, 1 draft token at acceptance 0.7", "MTP，1 个草稿 token，接受率 0.7", c);
+  }
+  {
+    Scenario c = s;
+    c.workload.context_length = std::max(1024.0, std::floor(s.workload.context_length / 2));
+    add("ctx-half", "Half the context length (" + std::to_string(static_cast<long long>(c.workload.context_length)) + ")",
+        "上下文减半（" + std::to_string(static_cast<long long>(c.workload.context_length)) + "）", c);
+  }
+  {
+    Scenario c = s;
+    const int total = s.deployment.disaggregated ? s.deployment.prefill.gpus + s.deployment.decode.gpus : s.deployment.colocated.gpus;
+    const int gpn = s.gpus_per_node;
+    if (!s.deployment.disaggregated && total >= 2 * gpn) {
+      // The P:D split of the same GPUs with the highest capacity.
+      c.deployment.disaggregated = true;
+      int best_p = 0;
+      double best_cap = -1;
+      EvalOptions quick;
+      quick.ttft = false;
+      for (int p = 1; p < total / gpn; ++p) {
+        Scenario t = c;
+        t.deployment.prefill = default_layout(s.model, p * gpn, gpn);
+        t.deployment.decode = default_layout(s.model, total - p * gpn, gpn);
+        const double cap = evaluate_scenario(t, quick).capacity_in_target_kind();
+        if (cap > best_cap) {
+          best_cap = cap;
+          best_p = p;
+        }
+      }
+      const int p_nodes = best_p;
+      c.deployment.prefill = default_layout(s.model, p_nodes * gpn, gpn);
+      c.deployment.decode = default_layout(s.model, total - p_nodes * gpn, gpn);
+      add("pd", "Prefill/decode disaggregation " + std::to_string(p_nodes) + "P:" + std::to_string(total / gpn - p_nodes) + "D nodes (best split)",
+          "PD 分离 " + std::to_string(p_nodes) + "P:" + std::to_string(total / gpn - p_nodes) + "D 节点（最佳配比）", c);
+    } else if (s.deployment.disaggregated) {
+      c.deployment.disaggregated = false;
+      c.deployment.colocated = default_layout(s.model, total, gpn);
+      add("colocated", "One colocated pool of " + std::to_string(total) + " GPUs", "单一混合池 " + std::to_string(total) + " 卡", c);
+    }
+  }
+  return v;
+}
+
+}  // namespace slo
