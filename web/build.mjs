@@ -53,9 +53,10 @@ function sourceOf(rel) {
   return read(path.join(here, rel));
 }
 
-// 1. The multi-file page.
+// 1. The multi-file page. The core is loaded by the worker (js/engine-worker.js), or by engine.js on
+// the main thread when no worker can run.
 fs.mkdirSync(outDir, { recursive: true });
-for (const rel of [...scriptSrcs, ...styleHrefs]) {
+for (const rel of ['slo_core.js', 'js/engine-worker.js', ...scriptSrcs, ...styleHrefs]) {
   const dst = path.join(outDir, rel);
   fs.mkdirSync(path.dirname(dst), { recursive: true });
   fs.writeFileSync(dst, sourceOf(rel));
@@ -74,7 +75,9 @@ function inlineSafe(js, what) {
 const sha = (s) => "'sha256-" + crypto.createHash('sha256').update(s, 'utf8').digest('base64') + "'";
 const scriptHashes = [];
 const styleHashes = [];
-const scripts = scriptSrcs.map((rel) => {
+// The core first: engine.js builds a blob: worker from this block's text (and the main thread can
+// use it directly if workers are refused).
+const scripts = ['slo_core.js', ...scriptSrcs].map((rel) => {
   const body = '\n' + inlineSafe(sourceOf(rel), rel) + '\n';
   scriptHashes.push(sha(body));
   return '<script data-src="' + rel + '">' + body + '</script>';
@@ -85,7 +88,7 @@ const styles = styleHrefs.map((rel) => {
   return '<style data-src="' + rel + '">' + body + '</style>';
 });
 const csp = ["default-src 'none'", "script-src " + scriptHashes.join(' ') + " 'wasm-unsafe-eval'", 'style-src ' + styleHashes.join(' '),
-  "img-src 'self' data: blob:", "connect-src data:", "base-uri 'none'", "form-action 'none'"].join('; ');
+  "img-src 'self' data: blob:", "connect-src data:", "worker-src blob:", "base-uri 'none'", "form-action 'none'"].join('; ');
 let single = html
   .replace(/<meta http-equiv="Content-Security-Policy" content="[^"]*">/, '<meta http-equiv="Content-Security-Policy" content="' + csp + '">')
   .replace(/<link rel="stylesheet" href="[^"]+">\n?/g, () => '')
@@ -94,5 +97,6 @@ if (!single.includes("'sha256-")) throw new Error('CSP not rewritten');
 fs.writeFileSync(path.join(outDir, 'slo-estimator.html'), single);
 
 const size = (p) => fs.statSync(path.join(outDir, p)).size;
-console.log('build.mjs: wrote ' + path.join(outDir, 'index.html') + ' (+ ' + (scriptSrcs.length + styleHrefs.length) + ' assets) and ' +
+console.log('build.mjs: wrote ' + path.join(outDir, 'index.html') + ' (+ ' + (scriptSrcs.length + styleHrefs.length + 2) + ' assets) and ' +
   path.join(outDir, 'slo-estimator.html') + ' (' + (size('slo-estimator.html') / 1024).toFixed(0) + ' KiB)');
+

@@ -30,6 +30,7 @@ run('single file: CSP uses sha256 hashes, no unsafe-inline/unsafe-eval, everythi
   assert.ok(!/unsafe-inline|unsafe-eval'/.test(csp.replace("'wasm-unsafe-eval'", '')), csp);
   assert.match(csp, /script-src ('sha256-[A-Za-z0-9+/=]+' )+'wasm-unsafe-eval'/);
   assert.match(csp, /style-src 'sha256-/);
+  assert.match(csp, /worker-src blob:/);
   assert.ok(!/<script\b[^>]*\ssrc=/.test(html), 'no external script');
   assert.ok(!/<link[^>]+stylesheet/.test(html), 'no external stylesheet');
   assert.ok(html.includes('window.Chart') || html.includes('Chart'), 'Chart.js inlined');
@@ -42,6 +43,7 @@ run('single file opened from file:// renders the report, links round-trip', asyn
   await page.goto(fileUrl + '#lang=en');
   await H.waitReady(page);
   assert.equal(await page.locator('#report-panel .report').count(), 1);
+  assert.equal(await page.evaluate(() => window.SloEstimator.engine()), 'worker-blob', 'the core runs in a blob: Worker from file://');
   await H.nextEval(page, () => page.fill('#f-hardware-nodes', '2'));
   await page.click('#btn-copy-link');
   const link = await page.inputValue('#link-out');

@@ -25,7 +25,8 @@
     lastEvalMs: 0,
     evalCount: 0,
   };
-  let M = null;          // the core module
+  let E = null;          // the core, behind SLO.engine (worker or main thread)
+  let coreVersion = '';
   let timer = 0;
   let hashSeq = 0;
   let renderedOnce = false;
@@ -49,15 +50,15 @@
     buildShell();
     setStatus('loading');
     try {
-      if (typeof window.SloCore !== 'function') throw new Error('slo_core.js missing');
-      M = await window.SloCore();
+      E = await SLO.engine.create();
+      coreVersion = str(await E.call('version'));
+      state.defaults = JSON.parse(await E.call('defaultScenario'));
+      state.catalog = JSON.parse(await E.call('catalog', state.lang));
     } catch (e) {
       setStatus('failed', { msg: e && e.message ? e.message : String(e) });
       readyResolve(false);
       return;
     }
-    state.defaults = M.defaultScenarioObject();
-    state.catalog = M.catalogObject(state.lang);
     await loadFromFragment(frag);
     window.addEventListener('hashchange', () => { loadFromFragment(LINK.parseFragment(location.hash)).catch(() => {}); });
     readyResolve(true);
@@ -67,7 +68,7 @@
     const lp = frag.params.get('lang');
     const view = frag.params.get('view') === 'embed' ? 'embed' : 'full';
     let relayout = false;
-    if (I.LANGS.includes(lp) && lp !== state.lang) { state.lang = lp; state.catalog = M.catalogObject(state.lang); applyLangAttr(); relayout = true; }
+    if (I.LANGS.includes(lp) && lp !== state.lang) { state.lang = lp; state.catalog = await catalog(state.lang); applyLangAttr(); relayout = true; }
     if (view !== state.view) { state.view = view; relayout = true; }
     let doc = clone(state.defaults);
     state.linkNotice = null;
@@ -77,7 +78,7 @@
     } else if (frag.params.has('s')) {
       try {
         const dec = await LINK.decodeScenario(frag.params.get('s'));
-        const v = M.validateObject(JSON.stringify(dec.doc), state.lang);
+        const v = await validate(dec.doc);
         if (v && v.ok) doc = v.scenario;
         else state.linkNotice = { code: 'link_err_invalid', errors: (v && v.errors) || [] };
       } catch (e) {
@@ -90,7 +91,19 @@
     if (relayout) buildShell();
     buildEditor();
     renderNotice();
-    evaluateNow();
+    await evaluateNow();
+  }
+
+  async function validate(doc) {
+    try {
+      return JSON.parse(await E.call('validate', typeof doc === 'string' ? doc : JSON.stringify(doc), state.lang));
+    } catch (e) {
+      return { ok: false, errors: [{ path: '(internal)', message: String(e && e.message ? e.message : e) }] };
+    }
+  }
+
+  async function catalog(lang) {
+    return JSON.parse(await E.call('catalog', lang));
   }
 
   function applyLangAttr() {
@@ -193,7 +206,7 @@
     else if (kind === 'failed') text = t('load_failed', vars);
     el.textContent = text;
     const cv = $('core-version');
-    if (cv && M) cv.textContent = '· ' + t('version', { v: str(M.version()) });
+    if (cv && coreVersion) cv.textContent = '· ' + t('version', { v: coreVersion });
   }
 
   // ---------------------------------------------------------------- notices
@@ -376,10 +389,10 @@
       const presets = (state.catalog && state.catalog.scenario_presets && state.catalog.scenario_presets.presets) || [];
       const sel = h('select', { id: 'f-scenario-preset' }, h('option', { value: '', text: t('choose') }),
         presets.map((p) => h('option', { value: str(p.id), text: tl(p.name) || str(p.id) })));
-      sel.addEventListener('change', () => {
+      sel.addEventListener('change', async () => {
         const p = presets.find((x) => x.id === sel.value);
         if (!p) return;
-        const v = M.validateObject(JSON.stringify(p.scenario || { version: 1 }), state.lang);
+        const v = await validate(p.scenario || { version: 1 });
         if (v && v.ok) replaceDoc(v.scenario);
       });
       return h('div', { class: 'field wide' }, h('label', { for: 'f-scenario-preset', text: t('scenario_preset') }),
@@ -511,10 +524,10 @@
     if (w === 'document') {
       const ta = h('textarea', { id: 'doc-json', rows: '8', spellcheck: 'false', class: 'mono', 'aria-describedby': 'doc-note' });
       const local = h('div', { class: 'field-error', id: 'doc-error', hidden: true, role: 'alert' });
-      const apply = h('button', { type: 'button', class: 'btn small', id: 'btn-doc-apply', text: t('scenario_json_apply'), on: { click: () => {
+      const apply = h('button', { type: 'button', class: 'btn small', id: 'btn-doc-apply', text: t('scenario_json_apply'), on: { click: async () => {
         let d;
         try { d = JSON.parse(ta.value); } catch (e) { showLocal(local, t('config_bad_json', { msg: e.message })); return; }
-        const v = M.validateObject(JSON.stringify(d), state.lang);
+        const v = await validate(d);
         if (v && v.ok) { local.hidden = true; replaceDoc(v.scenario); }
         else {
           clear(local);
@@ -689,13 +702,33 @@
     timer = setTimeout(evaluateNow, ms);
   }
 
-  function evaluateNow() {
+  // Latest wins: one evaluation at a time; edits made meanwhile trigger one more with the newest
+  // document, and the older result is dropped.
+  let inFlight = false, again = false;
+  async function evaluateNow() {
     clearTimeout(timer);
-    if (!M || !state.doc) return;
+    if (!E || !state.doc) return;
+    if (inFlight) { again = true; return; }
+    inFlight = true;
+    const panel = $('report-panel');
+    if (panel) panel.setAttribute('aria-busy', 'true');
+    setStatus('computing');
+    const lang = state.lang;
     const t0 = performance.now();
-    const res = M.evaluateObject(JSON.stringify(state.doc), { lang: state.lang, method: 'corrected', formats: ['json'] });
+    let res;
+    try {
+      res = JSON.parse(await E.call('evaluate', JSON.stringify(state.doc), JSON.stringify({ lang, method: 'corrected', formats: ['json', 'markdown'] })));
+    } catch (e) {
+      res = { ok: false, errors: [{ path: '(internal)', value: '', expected: '', message: String(e && e.message ? e.message : e) }] };
+    }
+    inFlight = false;
+    if (again || lang !== state.lang) {
+      again = false;
+      return evaluateNow();
+    }
     state.lastEvalMs = performance.now() - t0;
     state.evalCount++;
+    if (panel) panel.removeAttribute('aria-busy');
     if (res && res.ok) {
       state.result = res;
       state.minimal = res.minimal;
@@ -786,10 +819,23 @@
     if (r && Array.isArray(r.appendices) && r.appendices[0]) return r.appendices[0];
     const key = JSON.stringify(state.result.minimal) + state.lang;
     if (!state.seed || state.seed.key !== key) {
-      const s = M.evaluateObject(JSON.stringify(state.result.scenario), { lang: state.lang, method: 'seed', formats: ['json'] });
-      state.seed = { key, report: s && s.ok ? s.report : null };
+      // No appendix: ask the core for the seed method's report, then show it.
+      state.seed = { key, report: null, pending: true };
+      seedEval(state.result.scenario, state.lang).then((s) => {
+        if (!state.seed || state.seed.key !== key) return;
+        state.seed = { key, report: s && s.ok ? s.report : null, markdown: s && s.ok ? s.markdown : '' };
+        if (state.tab === 'seed') renderReportArea();
+      });
     }
     return state.seed.report;
+  }
+
+  async function seedEval(scenario, lang) {
+    try {
+      return JSON.parse(await E.call('evaluate', JSON.stringify(scenario), JSON.stringify({ lang, method: 'seed', formats: ['json', 'markdown'] })));
+    } catch (e) {
+      return null;
+    }
   }
 
   function renderReportArea(override) {
@@ -804,7 +850,7 @@
     if (r) {
       panel.appendChild(state.view === 'embed' ? SLO.report.renderCompact(r, state.lang) : SLO.report.render(r, state.lang));
     } else if (state.tab === 'seed' && state.result) {
-      panel.appendChild(h('p', { class: 'muted', text: t('seed_unavailable') }));
+      panel.appendChild(h('p', { class: 'muted', text: state.seed && state.seed.pending ? t('computing') : t('seed_unavailable') }));
     }
     panel.classList.toggle('stale', !!(state.errors.length && state.result));
     SLO.charts.initIn(panel);
@@ -859,16 +905,17 @@
     el._t = setTimeout(() => el.classList.remove('show'), 2500);
   }
 
-  function switchLang() {
+  async function switchLang() {
     state.lang = state.lang === 'zh' ? 'en' : 'zh';
-    state.catalog = M.catalogObject(state.lang);
+    state.catalog = await catalog(state.lang);
     applyLangAttr();
     const focusId = document.activeElement && document.activeElement.id;
     buildShell();
     buildEditor();
     renderNotice();
-    evaluateNow();
+    if (state.result) renderReportArea();
     if (focusId && $(focusId)) $(focusId).focus();
+    await evaluateNow();
   }
 
   // ---------------------------------------------------------------- embed
@@ -945,15 +992,16 @@
     return SLO.exports.slug(state.result && state.result.scenario && state.result.scenario.name) + (state.tab === 'seed' ? '-seed' : '');
   }
 
-  function markdownText() {
+  async function markdownText() {
     if (!state.result) return '';
-    const res = M.evaluateObject(JSON.stringify(state.result.scenario), { lang: state.lang, method: state.tab === 'seed' ? 'seed' : 'corrected', formats: ['markdown'] });
-    return res && res.ok && typeof res.markdown === 'string' ? res.markdown : '';
+    if (state.tab !== 'seed') return typeof state.result.markdown === 'string' ? state.result.markdown : '';
+    const s = await seedEval(state.result.scenario, state.lang);
+    return s && s.ok && typeof s.markdown === 'string' ? s.markdown : '';
   }
 
   async function exportMarkdown(copy) {
     closeMenu();
-    const md = markdownText();
+    const md = await markdownText();
     if (!md) return;
     const withLink = md.replace(/\s*$/, '\n') + '\n' + fullUrlSync() + '\n';
     if (copy) toast((await SLO.exports.copyText(withLink)) ? t('md_copied') : t('copy_failed'));
@@ -970,7 +1018,7 @@
     const doc = {
       format: 'slo-estimator-export',
       export_version: 1,
-      core_version: str(M.version()),
+      core_version: coreVersion,
       link: fullUrl(),
       scenario: state.result.scenario,
       minimal: state.result.minimal,
@@ -999,6 +1047,7 @@
     lastEvalMs: () => state.lastEvalMs,
     evalCount: () => state.evalCount,
     markdown: () => markdownText(),
+    engine: () => (E ? E.mode : ''),
     csv: () => SLO.exports.tablesCsv(currentReport() || {}),
     // Renders a given report document (schema 1) as if the core had returned it (renderer tests).
     renderReport: (r) => renderReportArea(r),
