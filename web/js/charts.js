@@ -12,14 +12,22 @@
 
   const live = new Set();
 
-  // Marker label on a white box so that it stays readable over bars and lines.
-  function labelAt(ctx, text, x, y, w) {
+  // Marker label on a white box so that it stays readable over bars and lines; `placed` holds the
+  // boxes already drawn on this chart so that labels do not overlap.
+  function labelAt(ctx, text, x, y, w, placed, area, step) {
+    const hgt = 14;
+    let box = { x: x - 2, y: y - 11, w: w + 4, h: hgt };
+    for (let i = 0; i < 8 && placed.some((p) => p.x < box.x + box.w && box.x < p.x + p.w && p.y < box.y + box.h && box.y < p.y + p.h); i++) {
+      box = Object.assign({}, box, { y: box.y + step });
+      if (box.y < area.top || box.y + hgt > area.bottom) box.y = Math.min(Math.max(area.top, box.y), area.bottom - hgt);
+    }
+    placed.push(box);
     ctx.save();
     ctx.setLineDash([]);
-    ctx.fillStyle = 'rgba(255,255,255,0.9)';
-    ctx.fillRect(x - 2, y - 11, w + 4, 14);
+    ctx.fillStyle = 'rgba(255,255,255,0.92)';
+    ctx.fillRect(box.x, box.y, box.w, box.h);
     ctx.restore();
-    ctx.fillText(text, x, y);
+    ctx.fillText(text, box.x + 2, box.y + 11);
   }
 
   const markerPlugin = {
@@ -29,13 +37,14 @@
       if (!markers.length) return;
       const { ctx, chartArea } = chart;
       const { left, right, top, bottom } = chartArea;
+      const placed = [];
+      const labels = [];
       ctx.save();
       ctx.lineWidth = 1.5;
       ctx.setLineDash([6, 4]);
       ctx.strokeStyle = MARKER_COLOR;
       ctx.fillStyle = MARKER_COLOR;
       ctx.font = '12px ' + FONT;
-      let stackY = 0;
       for (const m of markers) {
         if (!m || typeof m.value !== 'number' || !Number.isFinite(m.value)) continue;
         const label = typeof m.label === 'string' ? m.label : '';
@@ -50,9 +59,7 @@
           ctx.stroke();
           if (label) {
             const w = ctx.measureText(label).width;
-            const tx = x + 4 + w > right ? x - 4 - w : x + 4;
-            labelAt(ctx, label, tx, top + 14 + stackY, w);
-            stackY = (stackY + 16) % 48;
+            labels.push([label, x + 4 + w > right ? x - 6 - w : x + 4, top + 14, w]);
           }
         } else {
           const sc = chart.scales.y;
@@ -65,10 +72,12 @@
           ctx.stroke();
           if (label) {
             const w = ctx.measureText(label).width;
-            labelAt(ctx, label, Math.max(left + 2, right - w - 4), y > top + 16 ? y - 5 : y + 14, w);
+            labels.push([label, Math.max(left + 2, right - w - 4), y > top + 16 ? y - 5 : y + 14, w]);
           }
         }
       }
+      // Labels after every line, so that no line crosses a label.
+      for (const [text, x, y, w] of labels) labelAt(ctx, text, x, y, w, placed, chartArea, 16);
       ctx.restore();
     },
   };
@@ -123,6 +132,7 @@
         borderColor: c,
         backgroundColor: isBar ? c + 'CC' : c,
         borderWidth: isBar ? 1 : 2,
+        maxBarThickness: 160,
         borderDash: isBar ? [] : DASHES[i % DASHES.length],
         pointStyle: POINTS[i % POINTS.length],
         pointRadius: isBar ? 0 : 3,
@@ -169,7 +179,7 @@
         parsing: useCats ? undefined : false,
         scales: { x: scaleX, y: scaleY },
         plugins: {
-          legend: { display: datasets.length > 1 || stacked, position: 'bottom', labels: { color: '#222', usePointStyle: !isBar, boxWidth: 14 } },
+          legend: { display: datasets.length > 1 || stacked, position: 'bottom', labels: { color: '#222', usePointStyle: !isBar, boxWidth: isBar ? 14 : 8, boxHeight: isBar ? 12 : 8 } },
           title: { display: false },
           tooltip: {
             callbacks: {
