@@ -60,6 +60,20 @@ int benchmarks(const std::string& format, const std::string& lang) {
 }
 
 int fit(const std::string& write_path) {
+  if (write_path == "--loo") {
+    std::printf("Leave-one-point-out: each published point predicted by factors fitted without it\n");
+    double worst = 0;
+    std::vector<double> errs;
+    for (const auto& r : leave_one_out()) {
+      std::printf("%-40s %-10s predicted %12s  measured %12s %-14s error %+7.1f%%\n", r.id.c_str(), r.gpu.c_str(), format_fixed(r.predicted, r.measured < 100 ? 1 : 0, true).c_str(),
+                  format_fixed(r.measured, r.measured < 100 ? 1 : 0, true).c_str(), r.unit.c_str(), r.error_pct());
+      errs.push_back(std::fabs(r.error_pct()));
+      worst = std::max(worst, std::fabs(r.error_pct()));
+    }
+    std::sort(errs.begin(), errs.end());
+    std::printf("held-out median |error| %.1f%%, max %.1f%%\n", errs.empty() ? 0 : errs[errs.size() / 2], worst);
+    return 0;
+  }
   const FitResult f = fit_efficiency();
   auto show = [](const char* name, const Efficiency& e) {
     std::printf("%-10s gemm %.3f attention %.3f attention_hbm %.3f hbm %.3f nvlink %.3f rdma %.3f comm_latency_us %.1f step_overhead_ms %.2f tbo_overlap %.2f\n",

@@ -27,7 +27,8 @@ const char* kUsage = R"(usage:
   slo-estimator catalog                   model, GPU and scenario presets
   slo-estimator benchmarks [--format text|md|json]
       Predicts every point of the published measurements and prints prediction, measurement, error.
-  slo-estimator fit [--write FILE]        fits each GPU's efficiency factors on the published points
+  slo-estimator fit [--write FILE | --loo] fits each GPU's efficiency factors on the published points
+                                          (--loo: leave-one-point-out check of the fit)
   slo-estimator batch                     JSON lines {"scenario":..., "options":...} on stdin ->
                                           one evaluate() result per line on stdout
   slo-estimator --version
@@ -56,6 +57,7 @@ int print_errors(const json& result) {
 int main(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
   std::string command, file, format = "text", lang = "en", method = "corrected", preset, write_path;
+  bool loo = false;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
     auto next = [&](std::string& dst) {
@@ -70,6 +72,7 @@ int main(int argc, char** argv) {
     else if (a == "--method") next(method);
     else if (a == "--preset") next(preset);
     else if (a == "--write") next(write_path);
+    else if (a == "--loo") loo = true;
     else if (a == "--help" || a == "-h") {
       std::cout << kUsage;
       return 0;
@@ -109,7 +112,7 @@ int main(int argc, char** argv) {
     return 0;
   }
   if (command == "benchmarks") return slo::cli::benchmarks(format, lang);
-  if (command == "fit") return slo::cli::fit(write_path);
+  if (command == "fit") return slo::cli::fit(loo ? std::string("--loo") : write_path);
   if (command == "batch") {
     std::string line;
     while (std::getline(std::cin, line)) {

@@ -159,6 +159,9 @@ std::array<double, kN> minimise(std::array<double, kN> x, Loss loss, std::array<
 
 // Fitted on end-to-end points: GEMM efficiency, weight-streaming bandwidth, per-step overhead.
 // Kernel-measured, not fitted end to end: attention (FlashMLA), attention_hbm (FlashMLA), links (DeepEP).
+// Per-GPU prior weights (per point): HBM and step overhead stay near the family unless many points
+// say otherwise; attention is freer (attention kernels differ most between frameworks).
+constexpr double kPriorAttention = 0.2, kPriorOther = 10.0;
 const std::array<bool, kN> kComputeMask = {true, false, true, false, false, false, true, false, true};
 const std::array<bool, kN> kLinkMask = {false, false, false, false, true, true, false, false, false};
 
@@ -188,15 +191,25 @@ std::vector<KernelRow> deepep_low_latency_rows(const Efficiency& eff) {
   return rows;
 }
 
-FitResult fit_efficiency() {
+FitResult fit_efficiency(const std::vector<std::string>& exclude_points) {
   FitResult res;
   const auto& preps = prepared();
   std::map<std::string, std::vector<int>> by_gpu;
-  for (int i = 0; i < static_cast<int>(preps.size()); ++i) by_gpu[preps[i].s.gpu_id].push_back(i);
+  for (int i = 0; i < static_cast<int>(preps.size()); ++i) {
+    const std::string point = preps[i].m.at("point");
+    if (std::find(exclude_points.begin(), exclude_points.end(), point) != exclude_points.end()) continue;
+    by_gpu[preps[i].s.gpu_id].push_back(i);
+  }
   for (auto& [g, idx] : by_gpu)
     for (int i : idx) res.points[g].push_back(preps[i].m.at("id"));
 
-  auto sq_err = [&](const std::vector<int>& idx, const std::map<std::string, Efficiency>& eff) {
+  // Robust (Cauchy) loss for the family fit: a point that no shared factors explain (one
+  // framework's slow kernel) must not drag the factors every other GPU starts from.
+  auto robust = [](double e) {
+    const double c = 0.1;
+    return c * c * std::log1p((e / c) * (e / c));
+  };
+  auto sq_err = [&](const std::vector<int>& idx, const std::map<std::string, Efficiency>& eff, bool robust_loss = false) {
     double sum = 0;
     for (int i : idx) {
       Scenario s = preps[i].s;
@@ -206,7 +219,7 @@ FitResult fit_efficiency() {
       const Evaluation ev = evaluate_scenario(s, o);
       const double pred = predict(preps[i].m, ev);
       const double e = pred > 0 ? std::log(pred / preps[i].m.at("measured").get<double>()) : 5.0;
-      sum += e * e;
+      sum += robust_loss ? robust(e) : e * e;
     }
     return sum;
   };
@@ -253,7 +266,7 @@ FitResult fit_efficiency() {
   auto fam = minimise(to_vec(start), [&](const std::array<double, kN>& x) {
     std::map<std::string, Efficiency> eff;
     for (auto& [g, idx] : by_gpu) eff[g] = from_vec(x);
-    return sq_err(hopper, eff) + prior(x, x0, 0.02);
+    return sq_err(hopper, eff, true) + prior(x, x0, 0.02);
   }, kComputeMask);
   res.family = from_vec(fam);
 
@@ -279,7 +292,7 @@ FitResult fit_efficiency() {
         x.push_back(fam[k]);
         x0.push_back(fam[k]);
         bounds.push_back(kBounds[k]);
-        w.push_back((k == 1 ? 1.0 : 0.5) / n);
+        w.push_back((k == 1 ? kPriorAttention : kPriorOther) / n);
       }
     }
     auto unpack = [&](const std::vector<double>& v) {
@@ -330,6 +343,23 @@ FitResult fit_efficiency() {
   }
   res.rms_log_error = count ? std::sqrt(total / count) : 0;
   return res;
+}
+
+std::vector<BenchmarkRow> leave_one_out() {
+  std::vector<std::string> points;
+  for (const auto& p : prepared()) {
+    const std::string id = p.m.at("point");
+    if (std::find(points.begin(), points.end(), id) == points.end()) points.push_back(id);
+  }
+  std::vector<BenchmarkRow> out;
+  for (const auto& held : points) {
+    const FitResult f = fit_efficiency({held});
+    std::map<std::string, Efficiency> eff;
+    for (const auto& g : gpu_presets()) eff[g.id] = f.per_gpu.count(g.id) ? f.per_gpu.at(g.id) : f.family;
+    for (auto& row : run_benchmarks(eff))
+      if (row.point == held) out.push_back(std::move(row));
+  }
+  return out;
 }
 
 }  // namespace slo

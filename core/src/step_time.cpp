@@ -91,7 +91,8 @@ double allreduce_time(const Ctx& c, double bytes, int group) {
   if (group <= 1) return 0;
   const bool cross_node = group > c.pool.gpus_per_node;
   const double bw = cross_node ? c.g.nic_bytes_s * c.e.rdma : c.g.nvlink_bytes_s * c.e.nvlink;
-  return 2.0 * (group - 1) / group * link_time(bytes, bw) + 2.0 * c.e.comm_latency_us * 1e-6;
+  // One fixed latency per all-reduce (one-shot custom all-reduce inside a node; NCCL beyond).
+  return 2.0 * (group - 1) / group * link_time(bytes, bw) + c.e.comm_latency_us * 1e-6 * (cross_node ? 2.0 : 1.0);
 }
 
 // EP dispatch + combine for `tokens` tokens per GPU over `layers` MoE layers.

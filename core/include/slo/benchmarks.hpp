@@ -2,6 +2,7 @@
 // efficiency factors on them.
 #pragma once
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -44,6 +45,10 @@ struct FitResult {
 // fitted on the end-to-end points: first a Hopper family fit on all of them, then each GPU with a
 // prior pulling it towards the family (so one or two points cannot drag every factor).
 // Minimises sum of log(pred/measured)^2 + prior.
-FitResult fit_efficiency();
+FitResult fit_efficiency(const std::vector<std::string>& exclude_points = {});
+
+// Leave-one-point-out check: for each published point, fit without it and predict it (GPUs left
+// without any point fall back to the family fit). Rows are the held-out predictions.
+std::vector<BenchmarkRow> leave_one_out();
 
 }  // namespace slo
