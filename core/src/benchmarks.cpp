@@ -266,7 +266,7 @@ FitResult fit_efficiency(const std::vector<std::string>& exclude_points) {
   auto fam = minimise(to_vec(start), [&](const std::array<double, kN>& x) {
     std::map<std::string, Efficiency> eff;
     for (auto& [g, idx] : by_gpu) eff[g] = from_vec(x);
-    return sq_err(hopper, eff, true) + prior(x, x0, 0.02);
+    return sq_err(hopper, eff, true) + prior(x, x0, 0.1);
   }, kComputeMask);
   res.family = from_vec(fam);
 
