@@ -42,6 +42,29 @@ run('default scenario renders a report without errors', async () => {
   await page.close();
 });
 
+run('every field of the scenario document has an input (field table or "Other fields")', async () => {
+  const page = await fresh();
+  const missing = await page.evaluate(() => {
+    const out = [];
+    const walk = (o, base) => {
+      for (const [k, v] of Object.entries(o)) {
+        const p = base ? base + '.' + k : k;
+        if (p === 'version') continue;
+        if (p === 'hardware.custom_gpu') { if (!document.querySelector('[data-path="hardware.custom_gpu"]')) out.push(p); continue; }
+        if (v && typeof v === 'object' && !Array.isArray(v) && p !== 'model.config') walk(v, p);
+        else if (!document.querySelector('[data-path="' + p + '"]')) out.push(p);
+      }
+    };
+    walk(window.SloEstimator.defaults(), '');
+    for (const k of ['name', 'memory_gb', 'hbm_tb_s', 'bf16_tflops', 'fp8_tflops', 'int8_tops', 'fp4_tflops', 'nvlink_gb_s', 'nic_gb_s', 'nvlink_domain'])
+      if (!document.querySelector('[data-path="hardware.custom_gpu.' + k + '"]')) out.push('hardware.custom_gpu.' + k);
+    return out;
+  });
+  assert.deepEqual(missing, []);
+  await H.assertClean(page, assert);
+  await page.close();
+});
+
 run('model and GPU preset switch updates the scenario and the report', async () => {
   const page = await fresh();
   const before = await page.evaluate(() => JSON.stringify(window.SloEstimator.report()));
@@ -60,6 +83,27 @@ run('model and GPU preset switch updates the scenario and the report', async () 
   if ((r.sections || []).length || (r.verdicts || []).length) assert.notEqual(after, before, 'the report changed with the model');
   // the URL follows the scenario
   assert.match(await page.evaluate(() => location.hash), /^#s=1\.[A-Za-z0-9_-]+&lang=en$/);
+  await H.assertClean(page, assert);
+  await page.close();
+});
+
+run('custom GPU: starts from the selected preset, every spec editable, errors at the field', async () => {
+  const page = await fresh();
+  await H.nextEval(page, () => page.selectOption('#f-hardware-gpu', 'custom'));
+  assert.equal(await page.isVisible('#custom-gpu'), true);
+  let s = await page.evaluate(() => window.SloEstimator.scenario());
+  assert.equal(s.hardware.gpu, 'custom');
+  assert.equal(s.hardware.custom_gpu.memory_gb, 96, 'copied from the H20 preset');
+  await H.nextEval(page, () => page.fill('#f-hardware-custom_gpu-memory_gb', '141'));
+  s = await page.evaluate(() => window.SloEstimator.scenario());
+  assert.equal(s.hardware.custom_gpu.memory_gb, 141);
+  await H.nextEval(page, () => page.fill('#f-hardware-custom_gpu-hbm_tb_s', '0'));
+  assert.ok((await page.evaluate(() => window.SloEstimator.errors())).some((e) => e.path === 'hardware.custom_gpu.hbm_tb_s'));
+  assert.equal(await page.isVisible('#e-f-hardware-custom_gpu-hbm_tb_s'), true);
+  await H.nextEval(page, () => page.selectOption('#f-hardware-gpu', 'h100-80g'));
+  s = await page.evaluate(() => window.SloEstimator.scenario());
+  assert.equal(s.hardware.custom_gpu, null);
+  assert.equal(await page.isVisible('#custom-gpu'), false);
   await H.assertClean(page, assert);
   await page.close();
 });

@@ -283,8 +283,9 @@
       return wrap;
     }
     if (f.group) {
-      const wrap = h(f.title ? 'fieldset' : 'div', { class: 'subgroup', 'data-when': f.when ? '1' : null },
-        f.title ? h('legend', { text: tl(f.title) }) : null, f.fields.map(buildField));
+      const wrap = h(f.title ? 'fieldset' : 'div', { class: 'subgroup', 'data-when': f.when ? '1' : null, 'data-path': f.path || null },
+        f.title ? h('legend', { text: tl(f.title) }) : null, f.path ? h('p', { class: 'field-error wide', id: 'e-' + fid(f.path), hidden: true }) : null, f.fields.map(buildField));
+      if (f.path) fieldWraps.set(f.path, wrap);
       wrap._when = f.when;
       if (f.group === 'custom_gpu') wrap.id = 'custom-gpu';
       return wrap;
@@ -320,7 +321,7 @@
       bindings.push({ path: f.path, el: boxesWrap, field: f });
       return wrapM;
     } else if (f.type === 'json') {
-      input = h('input', { id, name: f.path, type: 'text', spellcheck: 'false', autocomplete: 'off', class: 'mono' });
+      input = h('input', { id, name: f.path, type: 'text', spellcheck: 'false', autocomplete: 'off', class: 'mono', placeholder: t('json_empty') });
       input.addEventListener('input', () => onInput(f, input));
     } else {
       const numeric = f.type === 'int' || f.type === 'number';
@@ -591,6 +592,7 @@
     if (f.type === 'select' || f.type === 'gpu') return f.number ? Number(el.value) : el.value;
     const raw = el.value;
     if (f.type === 'json') {
+      if (raw.trim() === '') return null;
       try { return JSON.parse(raw); } catch (e) { return raw; }
     }
     if (f.type === 'text') {
@@ -1040,6 +1042,7 @@
     get lang() { return state.lang; },
     get view() { return state.view; },
     scenario: () => clone(state.result && state.result.scenario),
+    defaults: () => clone(state.defaults),
     minimal: () => clone(state.minimal),
     report: () => clone(state.result && state.result.report),
     errors: () => clone(state.errors),

@@ -88,6 +88,7 @@
       { path: p + 'memory_fraction', type: 'number', label: L('Memory fraction (0.1–1)', '可用显存比例（0.1–1）'), unit: U.frac, wide: true },
       { path: p + 'two_batch_overlap', type: 'select', options: ['auto', 'on', 'off'],
         optionLabels: { auto: L('auto', '自动'), on: L('on', '开'), off: L('off', '关') }, label: L('Two-batch overlap', '双批次重叠 (TBO)') },
+      { path: p + 'expert_balance', type: 'number', nullable: true, nullText: 'auto', label: L('Expert load balance (mean / max per EP rank)', '专家负载均衡度（EP 各卡均值 / 最大值）'), unit: L('0.05–1', '0.05–1'), wide: true },
       { path: p + 'chunked_prefill_tokens', type: 'int', label: L('Chunked prefill size', '分块预填充大小'), unit: U.tokens },
       { path: p + 'max_decode_batch_per_gpu', type: 'int', nullable: true, nullText: 'auto', label: L('Max decode batch', '最大解码批大小'), unit: U.reqgpu },
       { path: p + 'mtp.draft_tokens', type: 'int', label: L('MTP draft tokens', 'MTP 草稿 token 数'), unit: U.tokens },
@@ -127,7 +128,7 @@
       { widget: 'cluster-size' },
       { path: 'hardware.nvlink_gb_s', type: 'number', nullable: true, nullText: 'preset', gpuDefault: 'nvlink_gb_s', label: L('NVLink bandwidth override', 'NVLink 带宽（覆盖）'), unit: U.gbs },
       { path: 'hardware.nic_gb_s', type: 'number', nullable: true, nullText: 'preset', gpuDefault: 'nic_gb_s', label: L('NIC bandwidth per GPU override', '每卡网卡带宽（覆盖）'), unit: U.gbs },
-      { group: 'custom_gpu', when: (d) => get(d, 'hardware.gpu') === 'custom', title: L('Custom GPU', '自定义 GPU'), fields: [
+      { group: 'custom_gpu', path: 'hardware.custom_gpu', when: (d) => get(d, 'hardware.gpu') === 'custom', title: L('Custom GPU', '自定义 GPU'), fields: [
         { path: 'hardware.custom_gpu.name', type: 'text', maxlength: 80, label: L('Name', '名称') },
         { path: 'hardware.custom_gpu.memory_gb', type: 'number', label: L('Memory', '显存'), unit: U.gb },
         { path: 'hardware.custom_gpu.hbm_tb_s', type: 'number', label: L('HBM bandwidth', 'HBM 带宽'), unit: U.tbs },
