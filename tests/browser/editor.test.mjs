@@ -42,6 +42,19 @@ run('default scenario renders a report without errors', async () => {
   await page.close();
 });
 
+run('without Worker support the core runs on the main thread and the page still works', async () => {
+  const p = await H.openPage(browser.context, null);
+  await p.addInitScript(() => { window.Worker = undefined; });
+  await p.goto(srv.url + '#lang=en');
+  await H.waitReady(p);
+  assert.equal(await p.evaluate(() => window.SloEstimator.engine()), 'main');
+  await H.nextEval(p, () => p.fill('#f-slo-tpot_ms', '44'));
+  assert.equal((await p.evaluate(() => window.SloEstimator.scenario())).slo.tpot_ms, 44);
+  assert.equal(await p.locator('#report-panel .report').count(), 1);
+  await H.assertClean(p, assert);
+  await p.close();
+});
+
 run('every field of the scenario document has an input (field table or "Other fields")', async () => {
   const page = await fresh();
   const missing = await page.evaluate(() => {
