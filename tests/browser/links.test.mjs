@@ -138,6 +138,14 @@ run('pasting another link into the address bar loads it (hashchange)', async () 
   await page.waitForFunction((k) => window.SloEstimator.evalCount() > k, n);
   assert.equal((await page.evaluate(() => window.SloEstimator.scenario())).slo.tpot_ms, 33);
   assert.equal(await page.inputValue('#f-slo-tpot_ms'), '33');
+  // an in-page fragment without a scenario is not a link: nothing is reset
+  await page.evaluate(() => { location.hash = '#report-panel'; });
+  await page.waitForTimeout(300);
+  assert.equal((await page.evaluate(() => window.SloEstimator.scenario())).slo.tpot_ms, 33);
+  await page.focus('.skip');
+  await page.keyboard.press('Enter');
+  assert.equal(await page.evaluate(() => document.activeElement.id), 'report-panel');
+  assert.equal((await page.evaluate(() => window.SloEstimator.scenario())).slo.tpot_ms, 33);
   await H.assertClean(page, assert);
   await page.close();
 });

@@ -60,7 +60,11 @@
       return;
     }
     await loadFromFragment(frag);
-    window.addEventListener('hashchange', () => { loadFromFragment(LINK.parseFragment(location.hash)).catch(() => {}); });
+    // A pasted share link loads; a fragment without a scenario (an in-page anchor) is not a link.
+    window.addEventListener('hashchange', () => {
+      const f = LINK.parseFragment(location.hash);
+      if (f.tooLong || f.params.has('s')) loadFromFragment(f).catch(() => {});
+    });
     readyResolve(true);
   }
 
@@ -128,7 +132,7 @@
       return;
     }
     const header = h('header', { class: 'topbar' },
-      h('a', { class: 'skip', href: '#report-panel', text: t('skip_link') }),
+      h('a', { class: 'skip', href: '#report-panel', text: t('skip_link'), on: { click: (e) => { e.preventDefault(); const p = $('report-panel'); if (p) { p.focus(); p.scrollIntoView(); } } } }),
       h('div', { class: 'brand' }, h('h1', { text: t('app_title') }), h('span', { class: 'tagline', text: t('app_tagline') })),
       h('nav', { class: 'actions', 'aria-label': t('app_title') },
         h('button', { type: 'button', id: 'btn-copy-link', class: 'btn primary', text: t('copy_link'), on: { click: copyLink } }),
@@ -851,6 +855,9 @@
     if (state.errors.length && state.result) panel.appendChild(h('p', { class: 'notice warn', id: 'stale-note', text: t('stale') }));
     if (r) {
       panel.appendChild(state.view === 'embed' ? SLO.report.renderCompact(r, state.lang) : SLO.report.render(r, state.lang));
+      if (state.view !== 'embed') panel.appendChild(h('p', { class: 'print-only print-link', text: fullUrl() }));
+      const nm = str(state.result && state.result.scenario && state.result.scenario.name);
+      document.title = (nm ? nm + ' — ' : '') + t('app_title');
     } else if (state.tab === 'seed' && state.result) {
       panel.appendChild(h('p', { class: 'muted', text: state.seed && state.seed.pending ? t('computing') : t('seed_unavailable') }));
     }
@@ -879,6 +886,8 @@
     state.encoded = enc;
     const frag = LINK.buildFragment(enc, state.lang, state.view);
     if (!state.keepHash && location.hash !== frag) history.replaceState(null, '', frag);
+    const pl = document.querySelector('.print-link');
+    if (pl) pl.textContent = fullUrl();
     const of = $('open-full');
     if (of) of.href = fullUrl();
   }

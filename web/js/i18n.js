@@ -104,6 +104,7 @@
       version: 'core {v}',
       chart_no_data: 'No data points.',
       csv_table: 'table',
+      contents: 'Contents',
     },
     zh: {
       app_title: 'SLO 估算器',
@@ -206,6 +207,7 @@
       version: '内核 {v}',
       chart_no_data: '没有数据点。',
       csv_table: '表格',
+      contents: '目录',
     },
   };
 

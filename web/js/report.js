@@ -96,6 +96,16 @@
       h('h3', { text: SLO.i18n.t(lang, 'warnings') }), h('ul', null, w.map((x) => h('li', { text: x }))));
   }
 
+  // Contents: buttons (not #anchors: the fragment is the share link) that scroll to a section.
+  function toc(sections, lang) {
+    const named = sections.filter((el) => el.querySelector(':scope > h3'));
+    if (named.length < 4) return null;
+    return h('nav', { class: 'toc', 'aria-label': SLO.i18n.t(lang, 'contents') },
+      h('span', { class: 'toc-k', text: SLO.i18n.t(lang, 'contents') + ':' }),
+      named.map((el) => h('button', { type: 'button', class: 'linklike', text: el.querySelector(':scope > h3').textContent,
+        on: { click: () => { el.scrollIntoView({ block: 'start' }); const hd = el.querySelector('h3'); hd.tabIndex = -1; hd.focus({ preventScroll: true }); } } })));
+  }
+
   // The full report.
   function render(r, lang) {
     const sections = Array.isArray(r.sections) ? r.sections : [];
@@ -106,6 +116,7 @@
     return h('div', { class: 'report', lang: r.lang === 'zh' ? 'zh-CN' : 'en', 'data-method': str(r.method) },
       header(r, lang),
       warnings(r, lang),
+      toc(body, lang),
       body,
       empty ? h('p', { class: 'muted empty-report', text: SLO.i18n.t(lang, 'empty_report') }) : null);
   }
