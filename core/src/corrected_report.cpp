@@ -287,8 +287,12 @@ Report corrected_report(const Scenario& s_in, Lang lang) {
     for (const auto& pe : ev.pools) t.columns.push_back(role_label(b, pe.role) + " (GB)");
     auto row = [&](const char* en, const char* zh, auto get) {
       std::vector<Value> cells{Value::str(b.t(en, zh))};
-      for (const auto& pe : ev.pools) cells.push_back(gb(get(pe.plan), 2));
-      t.rows.push_back(cells);
+      double largest = 0;
+      for (const auto& pe : ev.pools) {
+        cells.push_back(gb(get(pe.plan), 2));
+        largest = std::max(largest, get(pe.plan));
+      }
+      if (largest >= 0.005e9) t.rows.push_back(cells);  // rows that are zero on every pool are left out
     };
     row("HBM", "显存总量", [](const MemoryPlan& p) { return p.hbm; });
     row("usable (x memory_fraction)", "可用（x memory_fraction）", [](const MemoryPlan& p) { return p.usable; });
