@@ -29,7 +29,7 @@ Closed closed_loop(const Evaluation& ev, double concurrency) {
   for (int i = 0; i < 40; ++i) {
     tpot = decode_at(pe, per_group, ev.running_context, share, ev.time_scale).tpot_s;
     lambda = concurrency / (ttft + w.output_tokens * tpot);
-    share = std::min(0.95, lambda / dp * w.input_tokens * ev.prefill_s_per_token);
+    share = std::min(0.95, ev.prefill_share(lambda));
   }
   return Closed{lambda * w.output_tokens, tpot};
 }

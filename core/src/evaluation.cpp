@@ -97,6 +97,24 @@ void Evaluation::rebind() {
   }
 }
 
+double EvaluationData::prefill_work_share(double lambda) const {
+  const PoolEval& pre = prefill_pool();
+  if (disaggregated() || pre.plan.dp <= 0) return 0.0;
+  return lambda / pre.plan.dp * s.workload.input_tokens * prefill_s_per_token;
+}
+
+double EvaluationData::prefill_share(double lambda) const {
+  const double work = prefill_work_share(lambda);
+  const int dp = prefill_pool().plan.dp;
+  if (!s.model.is_moe() || dp <= 1 || work >= 1) return work;
+  // DP-attention ranks meet at every MoE layer, so a prefill chunk on one rank stalls the others
+  // (LMSYS 96xH100 blog, "one DP worker may process a prefill batch while another handles a decode
+  // batch, leading to increased decode latency"): the local part of each rank's prefill busies all
+  // ranks (union of dp independent busy fractions), the routed-expert part is shared.
+  const double f = prefill_local_fraction;
+  return std::min(1.0, 1.0 - std::pow(1.0 - std::min(1.0, work * f), dp) + work * (1.0 - f));
+}
+
 double EvaluationData::capacity_in_target_kind() const {
   return s.slo.throughput_kind == ThroughputKind::Output  ? output_tps_max
          : s.slo.throughput_kind == ThroughputKind::Input ? input_tps_max
@@ -127,8 +145,17 @@ Evaluation evaluate_scenario(const Scenario& scenario, const EvalOptions& o) {
   // Prefill capacity.
   ev.prefill_step = full_prefill_pass(pre, ev.input, scale);
   const double chunk = s.deployment.chunked_prefill_tokens;
+  const bool m_is_moe = s.model.is_moe();
   ev.prefill_s_per_token = ev.prefill_step.total / chunk;  // per DP group
   ev.prefill_tokens_s = pre.plan.fits() ? pre.plan.dp * chunk / ev.prefill_step.total : 0;
+  if (m_is_moe && ev.prefill_step.total > 0) {
+    // Routed-expert share of the GEMM FLOPs (top-k experts of every MoE layer over the active
+    // parameters outside the embedding and head) plus the EP communication are shared work.
+    const double active = ev.params.active_no_embedding_no_head;
+    const double routed = static_cast<double>(s.model.experts_per_tok) * ev.params.per_expert * s.model.moe_layers();
+    const double shared_t = ev.prefill_step.gemm * (active > 0 ? routed / active : 0) + ev.prefill_step.exposed_comm;
+    ev.prefill_local_fraction = std::clamp(1.0 - shared_t / ev.prefill_step.total, 0.0, 1.0);
+  }
   const double dp_d = dec.plan.dp;
 
   // Largest in-flight batch per DP group allowed by KV (per GPU pool / per-session bytes).
@@ -162,10 +189,7 @@ Evaluation evaluate_scenario(const Scenario& scenario, const EvalOptions& o) {
     return lo;
   };
   // Prefill share of a colocated pool at `lambda` requests/s.
-  auto share_at = [&](double lambda) {
-    if (ev.disaggregated() || pre.plan.dp <= 0) return 0.0;
-    return lambda / pre.plan.dp * w.input_tokens * ev.prefill_s_per_token;
-  };
+  auto share_at = [&](double lambda) { return ev.prefill_share(lambda); };
   // Output tokens/s the decode side delivers at its best batch when the load is `lambda`.
   auto decode_capacity = [&](double lambda, DecodePoint& dp_out, std::string& limit) {
     const double share = share_at(lambda);
@@ -207,6 +231,13 @@ Evaluation evaluate_scenario(const Scenario& scenario, const EvalOptions& o) {
   if (!dec.plan.fits() || !pre.plan.fits()) {
     ev.lambda_max = 0;
     ev.lambda_limit = "infeasible";
+    // The pool that fits still reports its own figures (decode batch, TPOT), so the report can show
+    // what it would deliver once the other pool is fixed.
+    if (dec.plan.fits()) {
+      std::string limit;
+      decode_capacity(0, ev.op_max, limit);
+      ev.op_max.limit = limit;
+    }
   } else if (ev.disaggregated()) {
     std::string limit;
     const double out_tps = decode_capacity(0, ev.op_max, limit);

@@ -216,3 +216,36 @@ TEST(PhysicsTime, Batch1TpotBoundedByHbmBandwidth) {
     }
   }
 }
+
+// Colocated DP attention: a prefill chunk on one rank stalls every rank at the next MoE layer, so
+// the GPU time lost to prefill exceeds the prefill work once there are several DP groups; with one
+// DP group or a dense model the two are equal. More DP groups lose more at the same per-GPU load.
+TEST(PhysicsTime, DpAttentionPrefillStallsEveryRank) {
+  const Evaluation ev8 = evaluate_scenario(scenario(deepseek("h200-141g", 8, 1)), kNoTtft);
+  ASSERT_GT(ev8.prefill_local_fraction, 0.2);
+  ASSERT_LT(ev8.prefill_local_fraction, 0.9);
+  const double lambda8 = 0.5 * ev8.lambda_max;
+  const double work8 = ev8.prefill_work_share(lambda8);
+  ASSERT_GT(work8, 0.0);
+  // Union of 8 independent busy fractions of the local part, plus the shared expert part.
+  const double f = ev8.prefill_local_fraction;
+  EXPECT_NEAR(ev8.prefill_share(lambda8), 1 - std::pow(1 - work8 * f, 8) + work8 * (1 - f), 1e-12);
+  EXPECT_GT(ev8.prefill_share(lambda8), 1.5 * work8);
+
+  // Same per-GPU load on 16 DP groups (two nodes) loses more GPU time.
+  const Evaluation ev16 = evaluate_scenario(scenario(deepseek("h200-141g", 16, 2)), kNoTtft);
+  const double lambda16 = lambda8 * 2 * ev8.prefill_s_per_token / ev16.prefill_s_per_token;
+  EXPECT_NEAR(ev16.prefill_work_share(lambda16), work8, 1e-9);
+  EXPECT_GT(ev16.prefill_share(lambda16), ev8.prefill_share(lambda8));
+
+  // One DP group (TP8 attention) or a dense model: the share is the work.
+  json tp8 = deepseek("h200-141g", 8, 1);
+  tp8["deployment"]["colocated"]["attention_tp"] = 8;
+  const Evaluation ev_tp = evaluate_scenario(scenario(tp8), kNoTtft);
+  EXPECT_DOUBLE_EQ(ev_tp.prefill_share(0.3 * ev_tp.lambda_max), ev_tp.prefill_work_share(0.3 * ev_tp.lambda_max));
+  json dense = llama70b("h100-80g", "fp8", "bf16", 2);
+  dense["deployment"]["colocated"]["gpus"] = 8;  // 4 DP replicas of TP2
+  const Evaluation ev_d = evaluate_scenario(scenario(dense), kNoTtft);
+  ASSERT_EQ(ev_d.prefill_pool().plan.dp, 4);
+  EXPECT_DOUBLE_EQ(ev_d.prefill_share(0.5 * ev_d.lambda_max), ev_d.prefill_work_share(0.5 * ev_d.lambda_max));
+}

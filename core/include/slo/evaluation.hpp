@@ -66,6 +66,15 @@ struct EvaluationData {
   double first_decode_s = 0;
   TtftStats ttft;                // at lambda_load
 
+  // Colocated pools: share of one prefill pass spent on the rank that owns the tokens (attention,
+  // dense layers, shared experts), as opposed to the routed experts every EP rank shares.
+  double prefill_local_fraction = 0;
+  // Colocated pools at `lambda` requests/s: the prefill work per GPU (fraction of GPU time), and the
+  // share of GPU time lost to it once DP-attention ranks waiting for another rank's prefill chunk at
+  // every MoE layer are counted (equal to the work for one DP group or a dense model).
+  double prefill_work_share(double lambda) const;
+  double prefill_share(double lambda) const;
+
   // Throughput target in its own kind, and the capacity in that kind.
   double capacity_in_target_kind() const;
 };
