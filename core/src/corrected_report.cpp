@@ -66,6 +66,7 @@ std::string bottleneck_label(const B& b, const std::string& k) {
   if (k == "hbm-kv") return b.t("HBM bandwidth (KV cache / activations)", "显存带宽（KV 缓存 / 激活）");
   if (k == "network") return b.t("network (EP / TP communication)", "网络（EP / TP 通信）");
   if (k == "overhead") return b.t("per-step overhead", "每步固定开销");
+  if (k.empty()) return b.t("n/a", "不适用");
   return k;
 }
 
@@ -121,6 +122,18 @@ void step_rows(const B& b, Table& t, const StepParts& s) {
   t.rows.push_back({Value::str(b.t("step total", "单步合计")), ms(s.total, 2)});
 }
 
+// The report's title: the scenario's name, unless it is the default scenario's name carried over
+// by a document that changed the model, GPU or cluster (then the name would describe another case).
+std::string display_name(const Scenario& s) {
+  const nlohmann::json def = defaults_for_version(s.version);
+  const std::string def_name = def.value("name", "");
+  const auto& hw = def.at("hardware");
+  const bool same_case = s.model_preset == def.at("model").value("preset", "") && s.gpu_id == hw.value("gpu", "") &&
+                         s.nodes == hw.value("nodes", 0) && s.gpus_per_node == hw.value("gpus_per_node", 0);
+  if (!s.name.empty() && (s.name != def_name || same_case)) return s.name;
+  return s.model.name + " on " + std::to_string(s.cluster_gpus()) + " x " + s.gpu.name;
+}
+
 }  // namespace
 
 Report corrected_report(const Scenario& s_in, Lang lang) {
@@ -128,7 +141,7 @@ Report corrected_report(const Scenario& s_in, Lang lang) {
   Report r;
   r.method = "corrected";
   r.lang = lang;
-  r.title = s_in.name + b.t(" — SLO report (corrected method)", " — SLO 评估报告（修正方法）");
+  r.title = display_name(s_in) + b.t(" — SLO report (corrected method)", " — SLO 评估报告（修正方法）");
 
   // Calibration to the reference measurement, when asked.
   const Reference& ref = s_in.reference;
@@ -166,6 +179,9 @@ Report corrected_report(const Scenario& s_in, Lang lang) {
       fit_detail = role_label(b, pe.role);
     }
   }
+  // Every other verdict fails while a pool does not fit; say so instead of a misleading cause.
+  const std::string unfit = std::string(b.t("fails: the ", "不达标：")) + fit_detail + b.t(" does not fit in GPU memory", "显存放不下");
+  auto why = [&](const std::string& detail) { return fits ? detail : unfit; };
   r.verdicts.push_back(verdict("memory", b.t("Memory fits (weights + reserves per GPU)", "显存可行（每卡权重 + 预留）"), fits,
                                Value::str(fits ? b.t("fits", "可放下") : b.t("does not fit", "放不下")), Value::str(""),
                                Value::fixed(worst_free / 1e9, 1, "GB"),
@@ -177,35 +193,39 @@ Report corrected_report(const Scenario& s_in, Lang lang) {
                                  tc.concurrency, count(ev.sessions_target_ctx, b.t("sessions", "会话")),
                                  count(s.slo.concurrent_sessions, b.t("sessions", "会话")),
                                  margin(ev.sessions_target_ctx, s.slo.concurrent_sessions, 0, b.t("sessions", "会话"), true),
-                                 b.t("KV capacity of the decode side (every DP group holds its own sessions)", "Decode 侧 KV 容量（每个 DP 组各自持有其会话）")));
+                                 why(b.t("KV capacity of the decode side (every DP group holds its own sessions)", "Decode 侧 KV 容量（每个 DP 组各自持有其会话）"))));
   if (s.slo.throughput_tokens_per_s > 0)
     r.verdicts.push_back(verdict("throughput", std::string(b.t("Throughput (", "吞吐量（")) + kind_label(b, s.slo.throughput_kind) + b.t(" tokens/s)", " tokens/s）"),
                                  tc.throughput, tps(ev.capacity_in_target_kind()), tps(s.slo.throughput_tokens_per_s),
                                  margin(ev.capacity_in_target_kind(), s.slo.throughput_tokens_per_s, 0, "tokens/s", true),
-                                 std::string(b.t("capacity at the TPOT limit; bounded by ", "TPOT 限制下的最大能力；受限于")) + limit_label(b, ev.lambda_limit)));
+                                 why(std::string(b.t("capacity at the TPOT limit; bounded by ", "TPOT 限制下的最大能力；受限于")) + limit_label(b, ev.lambda_limit))));
   if (s.slo.tpot_ms > 0)
     r.verdicts.push_back(verdict("tpot", b.t("TPOT at the workload's load", "负载下的 TPOT"), tc.tpot,
-                                 ev.load_sustainable ? ms(ev.op_load.tpot_s) : Value::str(b.t("unbounded (overloaded)", "无界（过载）")),
+                                 ev.load_sustainable ? ms(ev.op_load.tpot_s)
+                                 : fits             ? Value::str(b.t("unbounded (overloaded)", "无界（过载）"))
+                                                    : Value::str(b.t("not served", "无法服务")),
                                  Value::fixed(s.slo.tpot_ms, 1, "ms"),
                                  ev.load_sustainable ? margin(ev.op_load.tpot_s * 1e3, s.slo.tpot_ms, 1, "ms", false) : Value::str(""),
-                                 std::string(b.t("decode step bound by ", "Decode 单步瓶颈：")) + bottleneck_label(b, ev.op_load.step.bottleneck)));
+                                 why(std::string(b.t("decode step bound by ", "Decode 单步瓶颈：")) + bottleneck_label(b, ev.op_load.step.bottleneck))));
   auto ttft_value = [&](double x) {
-    return ev.ttft.stable && ev.ttft.simulated > 0 ? ms(x, 0) : Value::str(b.t("unbounded (queue grows)", "无界（队列持续增长）"));
+    return ev.ttft.stable && ev.ttft.simulated > 0 ? ms(x, 0)
+           : fits                                  ? Value::str(b.t("unbounded (queue grows)", "无界（队列持续增长）"))
+                                                   : Value::str(b.t("not served", "无法服务"));
   };
   if (s.slo.ttft_p50_ms > 0)
     r.verdicts.push_back(verdict("ttft_p50", b.t("TTFT P50 at the workload's load", "负载下的 TTFT P50"), tc.ttft_p50, ttft_value(ev.ttft.p50),
                                  Value::fixed(s.slo.ttft_p50_ms, 0, "ms"),
                                  ev.ttft.stable ? margin(ev.ttft.p50 * 1e3, s.slo.ttft_p50_ms, 0, "ms", false) : Value::str(""),
-                                 std::string(b.t("P99 ", "P99 ")) + (ev.ttft.stable ? num(ev.ttft.p99 * 1e3) + " ms" : "n/a")));
+                                 why(std::string(b.t("P99 ", "P99 ")) + (ev.ttft.stable ? num(ev.ttft.p99 * 1e3) + " ms" : b.t("n/a", "不适用")))));
   if (s.slo.ttft_p99_ms > 0)
     r.verdicts.push_back(verdict("ttft_p99", b.t("TTFT P99 at the workload's load", "负载下的 TTFT P99"), tc.ttft_p99, ttft_value(ev.ttft.p99),
                                  Value::fixed(s.slo.ttft_p99_ms, 0, "ms"),
-                                 ev.ttft.stable ? margin(ev.ttft.p99 * 1e3, s.slo.ttft_p99_ms, 0, "ms", false) : Value::str(""), ""));
+                                 ev.ttft.stable ? margin(ev.ttft.p99 * 1e3, s.slo.ttft_p99_ms, 0, "ms", false) : Value::str(""), why("")));
 
   // ------------------------------------------------------------------ bottlenecks
   r.bottlenecks.push_back(std::string(b.t("System capacity: ", "系统能力：")) + num(ev.lambda_max * 60, 0) + b.t(" requests/min, bounded by ", " 请求/分钟，受限于") +
                           limit_label(b, ev.lambda_limit) + ".");
-  if (dec.plan.fits())
+  if (dec.plan.fits() && ev.op_max.in_flight > 0)
     r.bottlenecks.push_back(std::string(b.t("Decode step (", "Decode 单步（")) + num(ev.op_max.in_flight / dec.pool.cfg.attention_tp, 0) +
                             b.t(" sequences per GPU): ", " 序列/卡）：") + bottleneck_label(b, ev.op_max.step.bottleneck) + ", " +
                             num(ev.op_max.step.total * 1e3, 1) + " ms.");
@@ -372,6 +392,10 @@ Report corrected_report(const Scenario& s_in, Lang lang) {
   // ------------------------------------------------------------------ prefill
   {
     Section& sec = r.add_section("prefill", b.t("Prefill", "Prefill"));
+    if (!pre.plan.fits()) {
+      sec.row("prefill_capacity", b.t("Prefill capacity", "Prefill 能力"), Value::str(b.t("none: the pool does not fit in GPU memory", "无：该池显存放不下")), "", 0,
+              std::string(b.t("short by ", "缺口 ")) + num(pre.plan.shortfall / 1e9, 2) + " GB " + b.t("per GPU on the ", "/卡，") + role_label(b, pre.role));
+    } else {
     sec.row("prefill_capacity", b.t("Prefill capacity", "Prefill 能力"), tps(ev.prefill_tokens_s, "tokens/s"), "", 0,
             std::string(b.t("input tokens/s of the ", "输入 tokens/s，")) + role_label(b, pre.role));
     sec.row("prefill_per_gpu", b.t("Prefill capacity per GPU", "每卡 Prefill 能力"), tps(ev.prefill_tokens_s / pre.pool.cfg.gpus, "tokens/s"));
@@ -384,6 +408,7 @@ Report corrected_report(const Scenario& s_in, Lang lang) {
     t.columns = {b.t("part", "部分"), b.t("time", "时间")};
     step_rows(b, t, ev.prefill_step);
     sec.table(t);
+    }
   }
 
   // ------------------------------------------------------------------ decode
@@ -391,11 +416,30 @@ Report corrected_report(const Scenario& s_in, Lang lang) {
     Section& sec = r.add_section("decode", b.t("Decode operating point", "Decode 工作点"));
     const DecodePoint& op = ev.op_max;
     const double per_gpu_batch = op.in_flight / dec.pool.cfg.attention_tp;
-    sec.row("batch", b.t("Sequences per GPU at capacity", "满载时每卡序列数"), count(per_gpu_batch), "", 0, limit_label(b, ev.lambda_limit));
+    if (!dec.plan.fits() || op.in_flight <= 0) {
+      const bool unfit_pool = !dec.plan.fits();
+      sec.row("batch", b.t("Sequences per GPU at capacity", "满载时每卡序列数"), count(0), "", 0,
+              unfit_pool ? std::string(b.t("the pool does not fit in GPU memory: short by ", "该池显存放不下：缺口 ")) + num(dec.plan.shortfall / 1e9, 2) + " GB"
+              : !ev.tpot_feasible ? std::string(b.t("even one sequence per GPU exceeds the TPOT target: TPOT at batch 1 is ", "即使每卡 1 个序列也超过 TPOT 目标：batch 1 的 TPOT 为 ")) +
+                                       num(decode_at(dec, 1, ev.running_context, 0, ev.time_scale).tpot_s * 1e3, 1) + " ms"
+                                  : std::string(b.t("no session of the running context fits in the KV pool", "KV 缓存池放不下一个运行中的会话")));
+    } else {
+    const std::string batch_limit = ev.lambda_limit == "infeasible" && !op.limit.empty()
+                                        ? limit_label(b, "decode-" + op.limit) + b.t(" (this pool alone; the system does not fit)", "（仅此池；系统整体放不下）")
+                                        : limit_label(b, ev.lambda_limit);
+    sec.row("batch", b.t("Sequences per GPU at capacity", "满载时每卡序列数"), count(per_gpu_batch), "", 0, batch_limit);
     sec.row("context", b.t("Mean context of a decoding sequence", "解码序列平均上下文"), count(op.context, "tokens"));
     sec.row("tokens_per_step", b.t("Tokens per step per sequence (MTP)", "每步每序列 token 数（MTP）"), Value::fixed(op.tokens_per_step, 2));
     sec.row("tpot_capacity", b.t("TPOT at capacity", "满载 TPOT"), ms(op.tpot_s, 1));
-    if (!ev.disaggregated()) sec.row("prefill_share", b.t("GPU time spent on prefill (colocated)", "用于 prefill 的 GPU 时间（混合部署）"), Value::percent(op.prefill_share, 1));
+    if (!ev.disaggregated()) {
+      const double work = ev.prefill_work_share(ev.lambda_max);
+      sec.row("prefill_share", b.t("GPU time spent on prefill (colocated)", "用于 prefill 的 GPU 时间（混合部署）"), Value::percent(op.prefill_share, 1), "", 0,
+              op.prefill_share > work * 1.001
+                  ? std::string(b.t("prefill work ", "prefill 计算 ")) + format_fixed(work * 100, 1, true) +
+                        b.t("%; the rest is DP-attention ranks waiting at every MoE layer for another rank's prefill chunk",
+                            "%；其余为 DP 注意力各 rank 在每个 MoE 层等待其他 rank 的 prefill 分块")
+                  : std::string());
+    }
     sec.row("tbo", b.t("Two-batch overlap", "两批重叠（TBO）"), Value::str(op.step.tbo ? b.t("on", "开启") : b.t("off", "关闭")));
     sec.row("bottleneck", b.t("Decode bottleneck", "Decode 瓶颈"), Value::str(bottleneck_label(b, op.step.bottleneck)));
     Table t;
@@ -404,7 +448,9 @@ Report corrected_report(const Scenario& s_in, Lang lang) {
     t.columns = {b.t("part", "部分"), b.t("time", "时间")};
     step_rows(b, t, op.step);
     sec.table(t);
-    // Chart: throughput per GPU vs TPOT as the batch grows.
+    }
+    // Chart: throughput per GPU vs TPOT as the batch grows (also when no batch meets the limit).
+    if (dec.plan.fits()) {
     Chart c;
     c.id = "throughput_vs_tpot";
     c.title = b.t("Decode throughput vs TPOT as the batch grows", "Decode 吞吐随批大小增长与 TPOT 的关系");
@@ -426,6 +472,7 @@ Report corrected_report(const Scenario& s_in, Lang lang) {
     c.series.push_back(sr);
     if (s.slo.tpot_ms > 0) c.markers.push_back(Marker{"x", s.slo.tpot_ms, b.t("TPOT limit", "TPOT 上限")});
     sec.chart(c);
+    }
   }
 
   // ------------------------------------------------------------------ throughput
@@ -611,7 +658,8 @@ Report corrected_report(const Scenario& s_in, Lang lang) {
     sec.bullet(std::string(b.t("Efficiency factors of ", "效率系数：")) + s.gpu.name + ": GEMM " + num(s.gpu.eff.gemm * 100, 0) + "%, attention " + num(s.gpu.eff.attention * 100, 0) +
                "%, HBM " + num(s.gpu.eff.hbm * 100, 0) + "%, RDMA " + num(s.gpu.eff.rdma * 100, 0) + "%, NVLink " + num(s.gpu.eff.nvlink * 100, 0) + "%" +
                (s.gpu.calibrated_on.empty() ? std::string(b.t(" (no published measurement for this GPU: family defaults)", "（该 GPU 无公开实测：使用同族默认值）"))
-                                            : std::string(b.t(" (fitted on ", "（拟合自 ")) + std::to_string(s.gpu.calibrated_on.size()) + b.t(" published measurements)", " 个公开实测）")));
+                                            : std::string(b.t(" (fitted on ", "（拟合自 ")) + std::to_string(s.gpu.calibrated_on.size()) +
+                                                  (s.gpu.calibrated_on.size() == 1 ? b.t(" published measurement)", " 个公开实测）") : b.t(" published measurements)", " 个公开实测）"))));
     if (s.gpu.calibrated_on.empty())
       r.warnings.push_back(std::string(s.gpu.name) + b.t(": no published measurement in the calibration set; expect larger errors.", "：校准集中没有公开实测，误差可能更大。"));
     if (!ev.load_sustainable && ev.lambda_load > 0)

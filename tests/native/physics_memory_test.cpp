@@ -305,3 +305,34 @@ TEST(PhysicsMemory, WeightsLargerThanMemoryReportShortfall) {
                                              R"({"formats":["json"]})"));
   EXPECT_TRUE(out.value("ok", false)) << out.dump().substr(0, 400);
 }
+
+// A disaggregated deployment whose prefill pool does not fit: the verdicts name that pool, the decode
+// pool (which fits) still reports its own batch and TPOT, and nothing prints an empty cause.
+TEST(PhysicsMemory, UnfitPoolIsNamedAndTheOtherPoolStillReports) {
+  const json doc = {{"hardware", {{"gpu", "h20-96g"}, {"nodes", 3}}},
+                    {"precision", {{"kv_cache", "fp8"}}},
+                    {"deployment",
+                     {{"mode", "disaggregated"},
+                      {"prefill", {{"gpus", 8}, {"attention_tp", 8}, {"ep", 8}}},
+                      {"decode", {{"gpus", 16}, {"ep", 16}, {"redundant_experts", 32}}}}},
+                    {"workload", {{"input_tokens", 4096}, {"input_tokens_max", 4096}, {"output_tokens", 1536}, {"output_tokens_max", 1536}, {"context_length", 8192}}}};
+  const Scenario s = scenario(doc);
+  const Evaluation ev = evaluate_scenario(s);
+  ASSERT_FALSE(ev.prefill_pool().plan.fits());
+  ASSERT_TRUE(ev.decode_pool().plan.fits());
+  EXPECT_EQ(ev.lambda_max, 0.0);
+  EXPECT_EQ(ev.lambda_limit, "infeasible");
+  EXPECT_GT(ev.op_max.in_flight, 0) << "the decode pool's own operating point";
+  EXPECT_LE(ev.op_max.tpot_s * 1e3, s.slo.tpot_ms * (1 + 1e-9));
+  const Report r = corrected_report(s, Lang::En);
+  for (const auto& v : r.verdicts) {
+    EXPECT_EQ(v.status, Status::Fail) << v.id;
+    if (v.id != "memory") EXPECT_NE(v.detail.find("prefill pool does not fit"), std::string::npos) << v.id << ": " << v.detail;
+  }
+  const std::string text = render_text(r);
+  EXPECT_EQ(text.find(": , "), std::string::npos);
+  EXPECT_EQ(text.find("bound by  "), std::string::npos);
+  EXPECT_NE(text.find("none: the pool does not fit in GPU memory"), std::string::npos);
+  EXPECT_EQ(r.title.find("32 x"), std::string::npos) << "the default name describes another cluster: " << r.title;
+  EXPECT_NE(r.title.find("24 x"), std::string::npos) << r.title;
+}
