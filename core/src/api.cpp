@@ -77,10 +77,10 @@ std::string default_scenario() {
 
 std::string catalog(const std::string& lang) {
   return guarded([&]() -> json {
-    (void)lang;
+    const bool zh = parse_lang(lang) == Lang::Zh;
     json models = json::array();
     for (const auto& m : model_presets())
-      models.push_back(json{{"id", m.id}, {"name", m.name}, {"status", m.status}, {"note", m.note},
+      models.push_back(json{{"id", m.id}, {"name", m.name}, {"status", m.status}, {"note", zh ? m.note_zh : m.note},
                             {"published_total", m.published_total}, {"published_active", m.published_active}});
     json gpus = json::array();
     for (const auto& g : gpu_presets())

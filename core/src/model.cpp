@@ -233,6 +233,7 @@ const std::vector<ModelPreset>& model_presets() {
       m.file = p.at("file");
       m.status = p.at("status");
       m.note = p.value("note", "");
+      m.note_zh = p.value("note_zh", m.note);
       m.published_total = p.at("published_total");
       m.published_active = p.at("published_active");
       m.active_convention = p.at("active_convention");

@@ -82,6 +82,7 @@ struct ModelPreset {
   std::string file;    // "models/deepseek-ai--DeepSeek-V3.json"
   std::string status;  // "verbatim" | "proxy"
   std::string note;
+  std::string note_zh;  // the note in Chinese (falls back to the English one)
   double published_total = 0;
   double published_active = 0;
   std::string active_convention;
