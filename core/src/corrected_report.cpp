@@ -124,14 +124,22 @@ void step_rows(const B& b, Table& t, const StepParts& s) {
 
 // The report's title: the scenario's name, unless it is the default scenario's name carried over
 // by a document that changed the model, GPU or cluster (then the name would describe another case).
-std::string display_name(const Scenario& s) {
+std::string display_name(const Scenario& s, Lang lang) {
   const nlohmann::json def = defaults_for_version(s.version);
   const std::string def_name = def.value("name", "");
   const auto& hw = def.at("hardware");
   const bool same_case = s.model_preset == def.at("model").value("preset", "") && s.gpu_id == hw.value("gpu", "") &&
                          s.nodes == hw.value("nodes", 0) && s.gpus_per_node == hw.value("gpus_per_node", 0);
-  if (!s.name.empty() && (s.name != def_name || same_case)) return s.name;
-  return s.model.name + " on " + std::to_string(s.cluster_gpus()) + " x " + s.gpu.name;
+  if (!s.name.empty() && s.name != def_name) return s.name;
+  if (!s.name.empty() && same_case && lang == Lang::Zh) {
+    // The default scenario is the "seed-default" preset: its Chinese name.
+    const nlohmann::json presets = scenario_presets();  // kept alive: the loop ranges over a member
+    for (const auto& p : presets.at("presets"))
+      if (p.value("id", "") == "seed-default") return p.at("name").value("zh", s.name);
+  }
+  if (!s.name.empty() && same_case) return s.name;
+  return lang == Lang::Zh ? s.model.name + " · " + std::to_string(s.cluster_gpus()) + " 卡 " + s.gpu.name
+                          : s.model.name + " on " + std::to_string(s.cluster_gpus()) + " x " + s.gpu.name;
 }
 
 }  // namespace
@@ -141,7 +149,7 @@ Report corrected_report(const Scenario& s_in, Lang lang) {
   Report r;
   r.method = "corrected";
   r.lang = lang;
-  r.title = display_name(s_in) + b.t(" — SLO report (corrected method)", " — SLO 评估报告（修正方法）");
+  r.title = display_name(s_in, lang) + b.t(" — SLO report (corrected method)", " — SLO 评估报告（修正方法）");
 
   // Calibration to the reference measurement, when asked.
   const Reference& ref = s_in.reference;

@@ -28,6 +28,11 @@ run('360 px: no horizontal scroll (full page, all groups open, sample report, er
   m = await noHScroll(page);
   assert.ok(m.sw <= m.w, 'with errors: scrollWidth ' + m.sw);
   await H.nextEval(page, () => page.fill('#f-deployment-colocated-ep', '32'));
+  m = await noHScroll(page);
+  assert.ok(m.sw <= m.w, 'with the core report: scrollWidth ' + m.sw);
+  await page.evaluate(() => document.querySelector('.report-panel').scrollIntoView());
+  await H.screenshot(page, 'mobile-360-core-zh.png', { fullPage: false });
+  await page.evaluate(() => window.scrollTo(0, 0));
   await page.evaluate((r) => window.SloEstimator.renderReport(r), sampleReport);
   m = await noHScroll(page);
   assert.ok(m.sw <= m.w, 'with the sample report: scrollWidth ' + m.sw);
