@@ -128,19 +128,21 @@ Efficiency from_vec(const std::array<double, kN>& v) {
   return e;
 }
 
-// Coordinate descent in log space with a shrinking step over the factors `mask` selects.
-template <class Loss>
-std::array<double, kN> minimise(std::array<double, kN> x, Loss loss, std::array<bool, kN> mask) {
+// Coordinate descent in log space with a shrinking step: coordinate i moves when `bound(i)` gives
+// it a range (a null range keeps it fixed). Works on std::array and std::vector alike.
+template <class Vec, class BoundOf, class Loss>
+Vec coordinate_descent(Vec x, BoundOf bound, Loss loss) {
   double best = loss(x);
   double step = 0.4;
   for (int round = 0; round < 7; ++round) {
     for (int pass = 0; pass < 4; ++pass) {
       bool improved = false;
-      for (int i = 0; i < kN; ++i) {
-        if (!mask[i]) continue;
+      for (std::size_t i = 0; i < x.size(); ++i) {
+        const Bound* b = bound(i);
+        if (b == nullptr) continue;
         for (double dir : {1.0, -1.0}) {
           auto y = x;
-          y[i] = std::min(kBounds[i].hi, std::max(kBounds[i].lo, x[i] * std::exp(dir * step)));
+          y[i] = std::min(b->hi, std::max(b->lo, x[i] * std::exp(dir * step)));
           if (y[i] == x[i]) continue;
           const double l = loss(y);
           if (l < best - 1e-12) {
@@ -155,6 +157,12 @@ std::array<double, kN> minimise(std::array<double, kN> x, Loss loss, std::array<
     step *= 0.5;
   }
   return x;
+}
+
+// The factors `mask` selects, within their bounds.
+template <class Loss>
+std::array<double, kN> minimise(std::array<double, kN> x, Loss loss, std::array<bool, kN> mask) {
+  return coordinate_descent(x, [&](std::size_t i) { return mask[i] ? &kBounds[i] : nullptr; }, loss);
 }
 
 // Fitted on end-to-end points: GEMM efficiency, weight-streaming bandwidth, per-step overhead.
@@ -315,27 +323,7 @@ FitResult fit_efficiency(const std::vector<std::string>& exclude_points) {
       }
       return sq_err(idx_all, unpack(v)) + pr;
     };
-    double best = loss(x);
-    double step = 0.4;
-    for (int round = 0; round < 7; ++round) {
-      for (int pass = 0; pass < 4; ++pass) {
-        bool improved = false;
-        for (std::size_t i = 0; i < x.size(); ++i)
-          for (double dir : {1.0, -1.0}) {
-            auto y = x;
-            y[i] = std::min(bounds[i].hi, std::max(bounds[i].lo, x[i] * std::exp(dir * step)));
-            if (y[i] == x[i]) continue;
-            const double l = loss(y);
-            if (l < best - 1e-12) {
-              best = l;
-              x = y;
-              improved = true;
-            }
-          }
-        if (!improved) break;
-      }
-      step *= 0.5;
-    }
+    x = coordinate_descent(x, [&](std::size_t i) { return &bounds[i]; }, loss);
     auto eff = unpack(x);
     for (auto& [g, e] : eff) res.per_gpu[g] = e;
     total += sq_err(idx_all, eff);

@@ -15,23 +15,14 @@
 #include "slo/kv_cache.hpp"
 #include "slo/memory_plan.hpp"
 #include "slo/scenario.hpp"
+#include "test_scenario.hpp"
 
 using nlohmann::json;
 using namespace slo;
 
 namespace {
 
-// A partial version-1 document applied to the frozen defaults; throws (failing the test) on errors.
-Scenario scenario(json patch) {
-  patch["version"] = 1;
-  ParseResult p = parse_scenario(patch);
-  if (!p.ok) {
-    std::string msg = "scenario does not parse:";
-    for (const auto& e : p.errors) msg += " [" + e.path + ": " + e.message + "]";
-    throw std::runtime_error(msg);
-  }
-  return p.scenario;
-}
+using slo::test::scenario;
 
 double sum_parts(const WeightBytes& w) {
   return w.attention + w.dense_ffn + w.shared_experts + w.routed_experts + w.router + w.embedding + w.lm_head + w.norms +

@@ -12,6 +12,7 @@
 #include "slo/evaluation.hpp"
 #include "slo/params.hpp"
 #include "slo/scenario.hpp"
+#include "test_scenario.hpp"
 #include "slo/step_time.hpp"
 
 using nlohmann::json;
@@ -19,16 +20,7 @@ using namespace slo;
 
 namespace {
 
-Scenario scenario(json patch) {
-  patch["version"] = 1;
-  ParseResult p = parse_scenario(patch);
-  if (!p.ok) {
-    std::string msg = "scenario does not parse:";
-    for (const auto& e : p.errors) msg += " [" + e.path + ": " + e.message + "]";
-    throw std::runtime_error(msg);
-  }
-  return p.scenario;
-}
+using slo::test::scenario;
 
 const EvalOptions kNoTtft{1.0, false, 0};
 

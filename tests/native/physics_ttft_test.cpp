@@ -15,22 +15,14 @@
 #include "slo/kv_cache.hpp"
 #include "slo/queueing.hpp"
 #include "slo/scenario.hpp"
+#include "test_scenario.hpp"
 
 using nlohmann::json;
 using namespace slo;
 
 namespace {
 
-Scenario scenario(json patch) {
-  patch["version"] = 1;
-  ParseResult p = parse_scenario(patch);
-  if (!p.ok) {
-    std::string msg = "scenario does not parse:";
-    for (const auto& e : p.errors) msg += " [" + e.path + ": " + e.message + "]";
-    throw std::runtime_error(msg);
-  }
-  return p.scenario;
-}
+using slo::test::scenario;
 
 // 32 GPUs split 16 + 16 (the frozen default 8 + 24 split cannot hold DeepSeek-V3 FP8 on 8 x H20-96G
 // in the prefill pool: 671 GB of weights on 8 x 86.4 GB usable leaves nothing for reserves).
