@@ -145,10 +145,9 @@ Evaluation evaluate_scenario(const Scenario& scenario, const EvalOptions& o) {
   // Prefill capacity.
   ev.prefill_step = full_prefill_pass(pre, ev.input, scale);
   const double chunk = s.deployment.chunked_prefill_tokens;
-  const bool m_is_moe = s.model.is_moe();
   ev.prefill_s_per_token = ev.prefill_step.total / chunk;  // per DP group
   ev.prefill_tokens_s = pre.plan.fits() ? pre.plan.dp * chunk / ev.prefill_step.total : 0;
-  if (m_is_moe && ev.prefill_step.total > 0) {
+  if (s.model.is_moe() && ev.prefill_step.total > 0) {
     // Routed-expert share of the GEMM FLOPs (top-k experts of every MoE layer over the active
     // parameters outside the embedding and head) plus the EP communication are shared work.
     const double active = ev.params.active_no_embedding_no_head;
