@@ -45,11 +45,11 @@ Value margin(double value, double target, int digits, const std::string& unit, b
 
 const char* dtype_label(DType t) { return dtype_name(t); }
 
-std::string pool_desc(const PoolConfig& p) {
+std::string pool_desc(const B& b, const PoolConfig& p) {
   std::string s = std::to_string(p.gpus) + " GPU: TP" + std::to_string(p.attention_tp) + " x DP" + std::to_string(p.dp_attention());
   if (p.ep > 1) s += ", EP" + std::to_string(p.ep);
   if (p.moe_tp() > 1 && p.ep >= 1) s += ", MoE TP" + std::to_string(p.moe_tp());
-  if (p.redundant_experts > 0) s += ", +" + std::to_string(p.redundant_experts) + " redundant experts";
+  if (p.redundant_experts > 0) s += ", +" + std::to_string(p.redundant_experts) + b.t(" redundant experts", " 个冗余专家");
   if (p.pp > 1) s += ", PP" + std::to_string(p.pp);
   return s;
 }
@@ -58,6 +58,13 @@ std::string role_label(const B& b, const std::string& role) {
   if (role == "prefill") return b.t("prefill pool", "Prefill 池");
   if (role == "decode") return b.t("decode pool", "Decode 池");
   return b.t("colocated pool", "混合部署池");
+}
+
+// A deployment's pools in one line ("prefill pool 16 GPU: TP1 x DP16, EP16 : decode pool ...").
+std::string layout_desc(const B& b, const Deployment& d) {
+  if (d.disaggregated)
+    return role_label(b, "prefill") + " " + pool_desc(b, d.prefill) + " : " + role_label(b, "decode") + " " + pool_desc(b, d.decode);
+  return role_label(b, "colocated") + " " + pool_desc(b, d.colocated);
 }
 
 std::string bottleneck_label(const B& b, const std::string& k) {
@@ -253,8 +260,8 @@ Report corrected_report(const Scenario& s_in, Lang lang) {
     sec.row("params_active", b.t("Activated per token (incl. embedding and head)", "每 token 激活参数（含嵌入与输出头）"), params_b(p.active_all));
     sec.row("precision", b.t("Precision (weights / activations / KV)", "精度（权重 / 激活 / KV）"), Value::str(s.precision.scheme_name()));
     sec.row("gpu", b.t("GPU", "GPU"), Value::str(s.gpu.name + ", " + num(s.gpu.memory_bytes / 1e9, 0) + " GB, " + num(s.gpu.hbm_bytes_s / 1e12, 2) + " TB/s"));
-    sec.row("cluster", b.t("Cluster", "集群"), Value::str(std::to_string(s.nodes) + " x " + std::to_string(s.gpus_per_node) + " = " + std::to_string(s.cluster_gpus()) + " GPUs"));
-    for (const auto& pe : ev.pools) sec.row("pool_" + pe.role, role_label(b, pe.role), Value::str(pool_desc(pe.pool.cfg)));
+    sec.row("cluster", b.t("Cluster", "集群"), Value::str(std::to_string(s.nodes) + " x " + std::to_string(s.gpus_per_node) + " = " + std::to_string(s.cluster_gpus()) + b.t(" GPUs", " 卡")));
+    for (const auto& pe : ev.pools) sec.row("pool_" + pe.role, role_label(b, pe.role), Value::str(pool_desc(b, pe.pool.cfg)));
     if (total_gpus < s.cluster_gpus())
       r.warnings.push_back(std::to_string(s.cluster_gpus() - total_gpus) + b.t(" GPUs of the cluster are not in any pool.", " 张卡未分配到任何池。"));
     sec.row("mtp", b.t("MTP", "MTP"), Value::str(s.deployment.mtp.draft_tokens > 0 ? std::to_string(s.deployment.mtp.draft_tokens) + b.t(" draft tokens, acceptance ", " 个草稿 token，接受率 ") +
@@ -590,7 +597,7 @@ Report corrected_report(const Scenario& s_in, Lang lang) {
     if (tc.all()) sec.bullet(b.t("The deployment as specified meets every target.", "当前部署满足全部目标。"));
     if (best.found) {
       sec.row("smallest", b.t("Smallest cluster meeting every target", "满足全部目标的最小集群"),
-              Value::str(std::to_string(best.nodes) + " x " + std::to_string(s.gpus_per_node) + " = " + std::to_string(best.nodes * s.gpus_per_node) + " GPUs"), "", 0, best.layout);
+              Value::str(std::to_string(best.nodes) + " x " + std::to_string(s.gpus_per_node) + " = " + std::to_string(best.nodes * s.gpus_per_node) + b.t(" GPUs", " 卡")), "", 0, layout_desc(b, best.deployment));
       sec.row("smallest_capacity", b.t("its throughput capacity", "其吞吐能力"), tps(best.eval.capacity_in_target_kind()), "", 1);
       sec.row("smallest_sessions", b.t("its concurrent sessions", "其并发会话"), count(best.eval.sessions_target_ctx), "", 1);
       if (best.eval.ttft.stable) sec.row("smallest_ttft", b.t("its TTFT P50", "其 TTFT P50"), ms(best.eval.ttft.p50, 0), "", 1);

@@ -42,19 +42,6 @@ PoolConfig default_layout(const ModelArch& m, int gpus, int gpn) {
   return p;
 }
 
-namespace {
-std::string describe(const Deployment& d) {
-  auto pool = [](const PoolConfig& p) {
-    std::string s = std::to_string(p.gpus) + " GPUs (TP" + std::to_string(p.attention_tp) + " x DP" + std::to_string(p.dp_attention());
-    if (p.ep > 1) s += ", EP" + std::to_string(p.ep);
-    if (p.redundant_experts > 0) s += " +" + std::to_string(p.redundant_experts) + " redundant";
-    if (p.pp > 1) s += ", PP" + std::to_string(p.pp);
-    return s + ")";
-  };
-  if (d.disaggregated) return "prefill " + pool(d.prefill) + " : decode " + pool(d.decode);
-  return "colocated " + pool(d.colocated);
-}
-}  // namespace
 
 Candidate smallest_cluster(const Scenario& s, double time_scale) {
   Candidate best;
@@ -98,7 +85,6 @@ Candidate smallest_cluster(const Scenario& s, double time_scale) {
       best.found = true;
       best.nodes = n;
       best.deployment = opt;
-      best.layout = describe(opt);
       best.eval = ev;
       break;
     }

@@ -20,7 +20,6 @@ struct Candidate {
   bool found = false;
   int nodes = 0;
   Deployment deployment;
-  std::string layout;  // human-readable ("colocated 32 GPUs, DP32 EP32" / "1P:3D ...")
   Evaluation eval;
   int evaluated = 0;   // candidates tried
 };
