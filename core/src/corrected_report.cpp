@@ -194,6 +194,9 @@ Report corrected_report(const Scenario& s_in, Lang lang) {
       fit_detail = role_label(b, pe.role);
     }
   }
+  // The load exceeds what the deployment serves: say by how much (requests/min).
+  const std::string overload = std::string(b.t("the load (", "负载（")) + num(ev.lambda_load * 60) + b.t(" requests/min) exceeds the capacity (", " 请求/分钟）超过能力（") +
+                               num(ev.lambda_max * 60) + b.t(" requests/min)", " 请求/分钟）");
   // Every other verdict fails while a pool does not fit; say so instead of a misleading cause.
   const std::string unfit = std::string(b.t("fails: the ", "不达标：")) + fit_detail + b.t(" does not fit in GPU memory", "显存放不下");
   auto why = [&](const std::string& detail) { return fits ? detail : unfit; };
@@ -221,7 +224,8 @@ Report corrected_report(const Scenario& s_in, Lang lang) {
                                                     : Value::str(b.t("not served", "无法服务")),
                                  Value::fixed(s.slo.tpot_ms, 1, "ms"),
                                  ev.load_sustainable ? margin(ev.op_load.tpot_s * 1e3, s.slo.tpot_ms, 1, "ms", false) : Value::str(""),
-                                 why(std::string(b.t("decode step bound by ", "Decode 单步瓶颈：")) + bottleneck_label(b, ev.op_load.step.bottleneck))));
+                                 why(ev.load_sustainable || ev.lambda_load <= 0 ? std::string(b.t("decode step bound by ", "Decode 单步瓶颈：")) + bottleneck_label(b, ev.op_load.step.bottleneck)
+                                                                              : overload + b.t("; at capacity TPOT is ", "；满载时 TPOT 为 ") + num(ev.op_max.tpot_s * 1e3, 1) + " ms")));
   auto ttft_value = [&](double x) {
     return ev.ttft.stable && ev.ttft.simulated > 0 ? ms(x, 0)
            : fits                                  ? Value::str(b.t("unbounded (queue grows)", "无界（队列持续增长）"))
@@ -231,7 +235,9 @@ Report corrected_report(const Scenario& s_in, Lang lang) {
     r.verdicts.push_back(verdict("ttft_p50", b.t("TTFT P50 at the workload's load", "负载下的 TTFT P50"), tc.ttft_p50, ttft_value(ev.ttft.p50),
                                  Value::fixed(s.slo.ttft_p50_ms, 0, "ms"),
                                  ev.ttft.stable ? margin(ev.ttft.p50 * 1e3, s.slo.ttft_p50_ms, 0, "ms", false) : Value::str(""),
-                                 why(std::string(b.t("P99 ", "P99 ")) + (ev.ttft.stable ? num(ev.ttft.p99 * 1e3) + " ms" : b.t("n/a", "不适用")))));
+                                 why(ev.ttft.stable ? std::string("P99 ") + num(ev.ttft.p99 * 1e3) + " ms"
+                                     : !ev.load_sustainable && ev.lambda_load > 0 ? overload
+                                                                                  : std::string(b.t("arrivals exceed the prefill capacity", "到达率超过 prefill 能力")))));
   if (s.slo.ttft_p99_ms > 0)
     r.verdicts.push_back(verdict("ttft_p99", b.t("TTFT P99 at the workload's load", "负载下的 TTFT P99"), tc.ttft_p99, ttft_value(ev.ttft.p99),
                                  Value::fixed(s.slo.ttft_p99_ms, 0, "ms"),
