@@ -13,26 +13,6 @@ using nlohmann::json;
 
 namespace {
 
-struct Closed {
-  double output_tps = 0, tpot_s = 0;
-};
-
-// Closed loop at `concurrency` requests on a colocated pool: lambda = C / (TTFT + out x TPOT),
-// with the prefill share of GPU time that lambda implies. Fixed-point iteration.
-Closed closed_loop(const Evaluation& ev, double concurrency) {
-  const PoolEval& pe = ev.decode_pool();
-  const Workload& w = ev.s.workload;
-  const double dp = pe.plan.dp;
-  const double per_group = concurrency / dp;
-  const double ttft = prefill_pass(ev.prefill_pool().pool, w.input_tokens, 1, w.input_tokens * w.input_tokens / 2.0, ev.time_scale).total;
-  double share = 0, lambda = 0, tpot = 0;
-  for (int i = 0; i < 40; ++i) {
-    tpot = decode_at(pe, per_group, ev.running_context, share, ev.time_scale).tpot_s;
-    lambda = concurrency / (ttft + w.output_tokens * tpot);
-    share = std::min(0.95, ev.prefill_share(lambda));
-  }
-  return Closed{lambda * w.output_tokens, tpot};
-}
 
 double predict(const json& m, const Evaluation& ev) {
   const std::string metric = m.at("metric");
@@ -45,7 +25,7 @@ double predict(const json& m, const Evaluation& ev) {
     const DecodePoint d = decode_at(pe, b, m.at("context").get<double>(), 0, ev.time_scale);
     return d.output_tps / (pe.pool.cfg.gpus / gpn);
   }
-  const Closed c = closed_loop(ev, m.at("concurrency").get<double>());
+  const ClosedLoop c = closed_loop(ev, m.at("concurrency").get<double>());
   if (metric == "closed_loop_output_tps") return c.output_tps;
   if (metric == "closed_loop_output_tps_per_gpu") return c.output_tps / ev.decode_pool().pool.cfg.gpus;
   if (metric == "closed_loop_tps_per_user") return 1.0 / c.tpot_s;

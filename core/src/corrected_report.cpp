@@ -530,6 +530,20 @@ Report corrected_report(const Scenario& s_in, Lang lang) {
                   ? std::string(b.t("more than the concurrency target: the throughput target implies more sessions than ", "多于并发目标：吞吐目标隐含的会话数超过 ")) + num(s.slo.concurrent_sessions)
                   : b.t("within the concurrency target", "不超过并发目标"));
     }
+    // The concurrency target as a benchmark client sees it: that many sessions always in flight.
+    if (s.slo.concurrent_sessions > 0 && fits) {
+      const ClosedLoop c = closed_loop(ev, s.slo.concurrent_sessions);
+      const double held = dec.plan.sessions(ev.running_context);
+      const double prefill_rps = w.input_tokens > 0 ? ev.prefill_tokens_s / w.input_tokens : 0;
+      std::string note = std::string(b.t("output ", "输出 ")) + num(c.output_tps) + b.t(" tokens/s, ", " tokens/s，") + num(c.lambda * 60) +
+                         b.t(" requests/min", " 请求/分钟");
+      if (s.slo.concurrent_sessions > held)
+        note += std::string(b.t("; more sessions than the KV pool holds at the running context (", "；超过运行上下文下 KV 池可容纳的会话数（")) + num(held) + b.t(")", "）");
+      else if (c.lambda > prefill_rps * (1 + 1e-9))
+        note += std::string(b.t("; more than the prefill capacity (", "；超过 prefill 能力（")) + num(prefill_rps * 60) + b.t(" requests/min)", " 请求/分钟）");
+      sec.row("at_concurrency", std::string(b.t("With ", "始终保持 ")) + num(s.slo.concurrent_sessions) + b.t(" sessions always in flight: TPOT", " 个会话在途时的 TPOT"),
+              ms(c.tpot_s), "", 0, note);
+    }
   }
 
   // ------------------------------------------------------------------ TTFT

@@ -70,6 +70,30 @@ DecodePoint decode_at(const PoolEval& pe, double in_flight, double context, doub
   return d;
 }
 
+ClosedLoop closed_loop(const Evaluation& ev, double concurrency) {
+  const PoolEval& pe = ev.decode_pool();
+  const Workload& w = ev.s.workload;
+  const double per_group = concurrency / pe.plan.dp;
+  const double ttft = prefill_pass(ev.prefill_pool().pool, w.input_tokens, 1, w.input_tokens * w.input_tokens / 2.0, ev.time_scale).total;
+  auto tpot_at = [&](double lambda) {
+    const double share = ev.prefill_share(lambda);
+    return share >= 1 ? 1e30 : decode_at(pe, per_group, ev.running_context, share, ev.time_scale).tpot_s;
+  };
+  // Little's law over a request's life (first token, then out tokens at TPOT each): the rate the
+  // clients generate falls as lambda rises (more prefill, slower TPOT); bisect for the crossing.
+  auto offered = [&](double lambda) { return concurrency / (ttft + w.output_tokens * tpot_at(lambda)); };
+  double lo = 0, hi = offered(0);
+  for (int i = 0; i < 60; ++i) {
+    const double mid = 0.5 * (lo + hi);
+    (offered(mid) > mid ? lo : hi) = mid;
+  }
+  ClosedLoop c;
+  c.lambda = lo;
+  c.tpot_s = tpot_at(lo);
+  c.output_tps = c.lambda * w.output_tokens;
+  return c;
+}
+
 Scenario reference_scenario(const Scenario& s) {
   Scenario r = s;
   const Reference& ref = s.reference;

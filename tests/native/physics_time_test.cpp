@@ -241,3 +241,25 @@ TEST(PhysicsTime, DpAttentionPrefillStallsEveryRank) {
   ASSERT_EQ(ev_d.prefill_pool().plan.dp, 4);
   EXPECT_DOUBLE_EQ(ev_d.prefill_share(0.5 * ev_d.lambda_max), ev_d.prefill_work_share(0.5 * ev_d.lambda_max));
 }
+
+// A fixed number of sessions in flight (benchmark clients): Little's law holds at the answer, and
+// more sessions never lower TPOT; it settles even where prefill dominates (Llama 70B, 2K inputs).
+TEST(PhysicsTime, ClosedLoopObeysLittlesLaw) {
+  json llama = llama70b("h100-80g", "fp8", "bf16");
+  llama["workload"] = {{"input_tokens", 2048}, {"input_tokens_max", 8192}, {"output_tokens", 512}, {"output_tokens_max", 2048}, {"context_length", 16384}};
+  for (const json& doc : {json::object(), deepseek("h200-141g", 8, 1), llama}) {
+    const Evaluation ev = evaluate_scenario(scenario(doc), kNoTtft);
+    const Workload& w = ev.s.workload;
+    const double ttft = prefill_pass(ev.prefill_pool().pool, w.input_tokens, 1, w.input_tokens * w.input_tokens / 2.0, 1.0).total;
+    double prev_tpot = 0;
+    for (double c : {8.0, 64.0, 128.0, 256.0}) {
+      SCOPED_TRACE(ev.s.model.name + " at " + std::to_string(c));
+      const ClosedLoop cl = closed_loop(ev, c);
+      ASSERT_GT(cl.lambda, 0);
+      EXPECT_NEAR(cl.lambda * (ttft + w.output_tokens * cl.tpot_s), c, 1e-6 * c);
+      EXPECT_GE(cl.tpot_s, prev_tpot * (1 - 1e-9));
+      EXPECT_LT(ev.prefill_share(cl.lambda), 1.0);
+      prev_tpot = cl.tpot_s;
+    }
+  }
+}

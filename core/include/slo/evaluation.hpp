@@ -110,6 +110,14 @@ Evaluation evaluate_scenario(const Scenario& s, const EvalOptions& o = {});
 // Decode point of a pool at `in_flight` sequences per DP group (prefill share for colocated pools).
 DecodePoint decode_at(const PoolEval& pe, double in_flight, double context, double prefill_share, double time_scale);
 
+// Closed loop: `concurrency` sessions always in flight, each finished request replaced at once
+// (benchmark clients at a fixed concurrency): lambda = C / (TTFT + out x TPOT), with the prefill
+// share of GPU time that lambda implies (fixed point).
+struct ClosedLoop {
+  double lambda = 0, output_tps = 0, tpot_s = 0;
+};
+ClosedLoop closed_loop(const Evaluation& ev, double concurrency);
+
 // The scenario a reference measurement describes (same model; its GPU, precision, deployment, workload).
 Scenario reference_scenario(const Scenario& s);
 
