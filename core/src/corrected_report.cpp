@@ -250,6 +250,14 @@ Report corrected_report(const Scenario& s_in, Lang lang) {
     r.bottlenecks.push_back(std::string(b.t("Decode step (", "Decode 单步（")) + num(ev.op_max.in_flight / dec.pool.cfg.attention_tp, 0) +
                             b.t(" sequences per GPU): ", " 序列/卡）：") + bottleneck_label(b, ev.op_max.step.bottleneck) + ", " +
                             num(ev.op_max.step.total * 1e3, 1) + " ms.");
+  if (!ev.disaggregated() && dec.plan.fits() && ev.op_max.in_flight > 0) {
+    const double work = ev.prefill_work_share(ev.lambda_max);
+    if (ev.op_max.prefill_share > 1.5 * work && ev.op_max.prefill_share > 0.1)
+      r.bottlenecks.push_back(std::string(b.t("Prefill interference (colocated): ", "Prefill 干扰（混合部署）：")) + format_fixed(ev.op_max.prefill_share * 100, 1, true) +
+                              b.t("% of GPU time goes to prefill at capacity, of which ", "% 的 GPU 时间用于 prefill，其中 prefill 计算仅占 ") + format_fixed(work * 100, 1, true) +
+                              b.t("% is prefill work; the rest is DP-attention ranks waiting for each other's prefill chunks (a P:D split removes it).",
+                                  "%；其余为 DP 注意力各 rank 互相等待 prefill 分块（PD 分离可消除）。"));
+  }
   if (pre.plan.fits())
     r.bottlenecks.push_back(std::string(b.t("Prefill pass (", "Prefill 前向（")) + num(s.deployment.chunked_prefill_tokens) + b.t(" tokens per DP group): ", " tokens/DP 组）：") +
                             bottleneck_label(b, ev.prefill_step.bottleneck) + ", " + num(ev.prefill_step.total * 1e3, 0) + " ms.");
