@@ -1,7 +1,7 @@
 // Charts: every `chart` item is drawn with Chart.js (canvas not blank), markers as dashed lines,
 // axis titles with units, language followed. The sample report covers every chart kind today; the
 // core's own charts are checked as soon as the core emits them.
-import { test, before, after } from 'node:test';
+import { before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import * as H from './helpers.mjs';
 import { sampleReport } from './sample-report.mjs';
@@ -17,7 +17,7 @@ after(async () => {
 });
 
 const T = 60000;
-const run = (name, fn) => test(name, { timeout: T + 5000 }, (t) => H.withTimeout(fn(t), T, name));
+const run = H.timedRunner(T);
 
 function chartItems(report) {
   return (report.sections || []).flatMap((s) => (s.items || []).filter((i) => i && i.kind === 'chart'));

@@ -1,5 +1,5 @@
 // Editor: presets, config.json upload, errors at the field, live recompute, precision schemes, language.
-import { test, before, after } from 'node:test';
+import { before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import * as H from './helpers.mjs';
@@ -15,7 +15,7 @@ after(async () => {
 });
 
 const T = 60000;
-const run = (name, fn) => test(name, { timeout: T + 5000 }, () => H.withTimeout(fn(), T, name));
+const run = H.timedRunner(T);
 
 async function fresh(hash = '#lang=en') {
   return H.openPage(browser.context, srv.url + hash);

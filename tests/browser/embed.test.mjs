@@ -1,5 +1,5 @@
 // Wiki embedding: the embed view, height reporting to the parent, the iframe snippet dialog.
-import { test, before, after } from 'node:test';
+import { before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import * as H from './helpers.mjs';
 
@@ -30,7 +30,7 @@ after(async () => {
 });
 
 const T = 60000;
-const run = (name, fn) => test(name, { timeout: T + 5000 }, () => H.withTimeout(fn(), T, name));
+const run = H.timedRunner(T);
 
 run('embed view: compact report, no editor, link back to the full page with the same scenario', async () => {
   const page = await H.openPage(browser.context, srv.url + '#s=1.q1YqSy0qzszPU7IyrAUA&lang=zh&view=embed');

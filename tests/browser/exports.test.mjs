@@ -1,5 +1,5 @@
 // Exports: Markdown (the core's renderer), JSON (scenario + report), CSV of the report's tables, print.
-import { test, before, after } from 'node:test';
+import { before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import * as H from './helpers.mjs';
@@ -16,7 +16,7 @@ after(async () => {
 });
 
 const T = 60000;
-const run = (name, fn, opts = {}) => test(name, Object.assign({ timeout: T + 5000 }, opts), (t) => H.withTimeout(fn(t), T, name));
+const run = H.timedRunner(T);
 
 // RFC 4180 parser (quoted fields, doubled quotes, CRLF), strict: throws on a stray quote.
 export function parseCsv(text) {

@@ -7,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { test } from 'node:test';
 import { chromium } from 'playwright-core';
 
 export const here = path.dirname(fileURLToPath(import.meta.url));
@@ -136,6 +137,12 @@ export function withTimeout(promise, ms, what) {
   let timer;
   const t = new Promise((_, rej) => { timer = setTimeout(() => rej(new Error((what || 'test') + ' timed out after ' + ms + ' ms')), ms); });
   return Promise.race([promise, t]).finally(() => clearTimeout(timer));
+}
+
+// A test runner whose tests each fail after `ms` (node:test's own timeout is set a little later, so
+// the failure names the test): run(name, fn(t), opts).
+export function timedRunner(ms) {
+  return (name, fn, opts = {}) => test(name, Object.assign({ timeout: ms + 5000 }, opts), (t) => withTimeout(fn(t), ms, name));
 }
 
 export function visibleText(page, sel = 'body') {

@@ -1,6 +1,6 @@
 // Layout: 360 px phones (no horizontal scroll), a large monitor, screenshots of the full page, the
 // embed view and the mobile width (tests/output/, gitignored; look at them), no layout jump.
-import { test, before, after } from 'node:test';
+import { before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import * as H from './helpers.mjs';
 import { sampleReport } from './sample-report.mjs';
@@ -10,7 +10,7 @@ before(async () => { srv = await H.serve(H.buildPage()); });
 after(async () => { await srv?.close(); });
 
 const T = 90000;
-const run = (name, fn) => test(name, { timeout: T + 5000 }, () => H.withTimeout(fn(), T, name));
+const run = H.timedRunner(T);
 
 async function withBrowser(viewport, fn, locale) {
   const b = await H.launch({ viewport, locale });

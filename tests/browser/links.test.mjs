@@ -1,5 +1,5 @@
 // Share links: round trip, frozen fixture links of earlier releases, hostile and broken links.
-import { test, before, after } from 'node:test';
+import { before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import zlib from 'node:zlib';
 import * as H from './helpers.mjs';
@@ -15,7 +15,7 @@ after(async () => {
 });
 
 const T = 60000;
-const run = (name, fn) => test(name, { timeout: T + 5000 }, () => H.withTimeout(fn(), T, name));
+const run = H.timedRunner(T);
 const b64u = (buf) => Buffer.from(buf).toString('base64').replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
 const f1 = (text) => '1.' + b64u(zlib.deflateRawSync(Buffer.from(text)));
 const f0 = (text) => '0.' + b64u(Buffer.from(text));

@@ -1,6 +1,6 @@
 // The self-contained slo-estimator.html: opened from file:// (as a downloaded wiki attachment), with a
 // hash-based CSP and no request other than its own file.
-import { test, before, after } from 'node:test';
+import { before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -22,7 +22,7 @@ after(async () => {
 });
 
 const T = 60000;
-const run = (name, fn) => test(name, { timeout: T + 5000 }, () => H.withTimeout(fn(), T, name));
+const run = H.timedRunner(T);
 
 run('single file: CSP uses sha256 hashes, no unsafe-inline/unsafe-eval, everything inlined', async () => {
   const html = fs.readFileSync(new URL(fileUrl), 'utf8');
