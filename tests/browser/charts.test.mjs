@@ -1,20 +1,11 @@
 // Charts: every `chart` item is drawn with Chart.js (canvas not blank), markers as dashed lines,
 // axis titles with units, language followed. The sample report covers every chart kind today; the
 // core's own charts are checked as soon as the core emits them.
-import { before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import * as H from './helpers.mjs';
 import { sampleReport } from './sample-report.mjs';
 
-let srv, browser;
-before(async () => {
-  srv = await H.serve(H.buildPage());
-  browser = await H.launch();
-});
-after(async () => {
-  await browser?.close();
-  await srv?.close();
-});
+const env = H.servedPage();
 
 const T = 60000;
 const run = H.timedRunner(T);
@@ -46,7 +37,7 @@ async function checkCharts(page, items) {
 }
 
 run('every chart kind of the schema is drawn (synthetic schema-1 report)', async () => {
-  const page = await H.openPage(browser.context, srv.url + '#lang=en');
+  const page = await H.openPage(env.browser.context, env.srv.url + '#lang=en');
   await page.evaluate((r) => window.SloEstimator.renderReport(r), sampleReport);
   await checkCharts(page, chartItems(sampleReport));
   // marker lines: the marker colour (#B00020) is on the canvas
@@ -73,7 +64,7 @@ run('every chart kind of the schema is drawn (synthetic schema-1 report)', async
 });
 
 run('charts of the core report are drawn (once the core emits chart items)', async (t) => {
-  const page = await H.openPage(browser.context, srv.url + '#lang=en');
+  const page = await H.openPage(env.browser.context, env.srv.url + '#lang=en');
   const report = await page.evaluate(() => window.SloEstimator.report());
   const items = chartItems(report);
   if (!items.length) {
@@ -95,7 +86,7 @@ run('charts of the core report are drawn (once the core emits chart items)', asy
 });
 
 run('a chart without points shows a message instead of an empty canvas', async () => {
-  const page = await H.openPage(browser.context, srv.url + '#lang=en');
+  const page = await H.openPage(env.browser.context, env.srv.url + '#lang=en');
   const r = { format: 'slo-estimator-report', schema: 1, method: 'corrected', lang: 'en', title: 'empty', verdicts: [], bottlenecks: [], warnings: [], appendices: [],
     sections: [{ id: 's', title: 'S', items: [{ kind: 'chart', id: 'e', title: 'Empty', chart: 'line', x_label: 'x', x_unit: '', y_label: 'y', y_unit: '', categories: [], series: [], markers: [] }] }] };
   await page.evaluate((x) => window.SloEstimator.renderReport(x), r);

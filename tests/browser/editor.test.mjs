@@ -1,24 +1,15 @@
 // Editor: presets, config.json upload, errors at the field, live recompute, precision schemes, language.
-import { before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import * as H from './helpers.mjs';
 
-let srv, browser;
-before(async () => {
-  srv = await H.serve(H.buildPage());
-  browser = await H.launch();
-});
-after(async () => {
-  await browser?.close();
-  await srv?.close();
-});
+const env = H.servedPage();
 
 const T = 60000;
 const run = H.timedRunner(T);
 
 async function fresh(hash = '#lang=en') {
-  return H.openPage(browser.context, srv.url + hash);
+  return H.openPage(env.browser.context, env.srv.url + hash);
 }
 
 function assertNoBadWords(text) {
@@ -43,9 +34,9 @@ run('default scenario renders a report without errors', async () => {
 });
 
 run('without Worker support the core runs on the main thread and the page still works', async () => {
-  const p = await H.openPage(browser.context, null);
+  const p = await H.openPage(env.browser.context, null);
   await p.addInitScript(() => { window.Worker = undefined; });
-  await p.goto(srv.url + '#lang=en');
+  await p.goto(env.srv.url + '#lang=en');
   await H.waitReady(p);
   assert.equal(await p.evaluate(() => window.SloEstimator.engine()), 'main');
   await H.nextEval(p, () => p.fill('#f-slo-tpot_ms', '44'));
@@ -301,7 +292,7 @@ run('language switch: every label, the report and the link follow', async () => 
 run('language comes from navigator.language when the link has none', async () => {
   const zh = await H.launch({ locale: 'zh-CN' });
   try {
-    const page = await H.openPage(zh.context, srv.url);
+    const page = await H.openPage(zh.context, env.srv.url);
     assert.equal(await page.evaluate(() => window.SloEstimator.lang), 'zh');
     assert.equal(await page.textContent('h1'), 'SLO 估算器');
     await H.assertClean(page, assert);

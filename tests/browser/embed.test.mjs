@@ -1,5 +1,4 @@
 // Wiki embedding: the embed view, height reporting to the parent, the iframe snippet dialog.
-import { before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import * as H from './helpers.mjs';
 
@@ -17,23 +16,16 @@ addEventListener('message', function (e) {
 });
 </script></body></html>`;
 
-let srv, browser;
-before(async () => {
-  srv = await H.serve(H.buildPage(), {
-    '/host.html': HOST('/index.html#s=1.q1YqSy0qzszPU7IyrAUA&lang=en&view=embed'),
-  });
-  browser = await H.launch({ permissions: ['clipboard-read', 'clipboard-write'] });
-});
-after(async () => {
-  await browser?.close();
-  await srv?.close();
+const env = H.servedPage({
+  extra: { '/host.html': HOST('/index.html#s=1.q1YqSy0qzszPU7IyrAUA&lang=en&view=embed') },
+  launchOptions: { permissions: ['clipboard-read', 'clipboard-write'] },
 });
 
 const T = 60000;
 const run = H.timedRunner(T);
 
 run('embed view: compact report, no editor, link back to the full page with the same scenario', async () => {
-  const page = await H.openPage(browser.context, srv.url + '#s=1.q1YqSy0qzszPU7IyrAUA&lang=zh&view=embed');
+  const page = await H.openPage(env.browser.context, env.srv.url + '#s=1.q1YqSy0qzszPU7IyrAUA&lang=zh&view=embed');
   assert.equal(await page.locator('#editor').count(), 0);
   assert.equal(await page.locator('.topbar').count(), 0);
   assert.equal(await page.locator('#report-panel .report.compact').count(), 1);
@@ -42,7 +34,7 @@ run('embed view: compact report, no editor, link back to the full page with the 
   assert.equal(await page.getAttribute('#open-full', 'target'), '_blank');
   assert.match(await page.getAttribute('#open-full', 'rel'), /noopener/);
   assert.equal(await page.textContent('#open-full'), '在 SLO 估算器中打开 ↗');
-  const full = await H.openPage(browser.context, href);
+  const full = await H.openPage(env.browser.context, href);
   assert.deepEqual(await full.evaluate(() => window.SloEstimator.minimal()), await page.evaluate(() => window.SloEstimator.minimal()));
   assert.equal(await full.locator('#editor').count(), 1);
   await H.assertClean(page, assert);
@@ -52,7 +44,7 @@ run('embed view: compact report, no editor, link back to the full page with the 
 });
 
 run('embed view reports its height to the parent with postMessage', async () => {
-  const page = await H.openPage(browser.context, srv.url + 'host.html', { wait: false });
+  const page = await H.openPage(env.browser.context, env.srv.url + 'host.html', { wait: false });
   await page.waitForFunction(() => window.heights.length > 0, null, { timeout: 30000 });
   const frame = page.frame({ url: /view=embed/ });
   await frame.waitForFunction(() => window.SloEstimator && window.SloEstimator.evalCount() > 0);
@@ -74,7 +66,7 @@ run('embed view reports its height to the parent with postMessage', async () => 
 });
 
 run('embed dialog produces a working iframe snippet', async () => {
-  const page = await H.openPage(browser.context, srv.url + '#lang=en');
+  const page = await H.openPage(env.browser.context, env.srv.url + '#lang=en');
   await H.nextEval(page, () => page.fill('#f-slo-tpot_ms', '45'));
   await page.click('#btn-embed');
   assert.equal(await page.isVisible('#embed-dialog'), true);
@@ -93,10 +85,10 @@ run('embed dialog produces a working iframe snippet', async () => {
   await page.keyboard.press('Escape');
   assert.equal(await page.isVisible('#embed-dialog'), false);
   // the snippet works in a host page
-  const host = await browser.context.newPage();
+  const host = await env.browser.context.newPage();
   const problems = [];
   host.on('pageerror', (e) => problems.push(String(e)));
-  await host.goto(srv.url + 'host.html');
+  await host.goto(env.srv.url + 'host.html');
   await host.setContent('<!doctype html><body>' + (await page.inputValue('#embed-snippet')) + '</body>');
   const frame = await (await host.waitForSelector('iframe')).contentFrame();
   await frame.waitForFunction(() => window.SloEstimator && window.SloEstimator.evalCount() > 0);
@@ -109,7 +101,7 @@ run('embed dialog produces a working iframe snippet', async () => {
 });
 
 run('the snippet escapes a hostile scenario name', async () => {
-  const page = await H.openPage(browser.context, srv.url + '#lang=en');
+  const page = await H.openPage(env.browser.context, env.srv.url + '#lang=en');
   await H.nextEval(page, () => page.fill('#f-name', '"><script>alert(1)</script>'));
   await page.click('#btn-embed');
   const snippet = await page.inputValue('#embed-snippet');

@@ -1,19 +1,10 @@
 // Exports: Markdown (the core's renderer), JSON (scenario + report), CSV of the report's tables, print.
-import { before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import * as H from './helpers.mjs';
 import { sampleReport } from './sample-report.mjs';
 
-let srv, browser;
-before(async () => {
-  srv = await H.serve(H.buildPage());
-  browser = await H.launch({ permissions: ['clipboard-read', 'clipboard-write'] });
-});
-after(async () => {
-  await browser?.close();
-  await srv?.close();
-});
+const env = H.servedPage({ launchOptions: { permissions: ['clipboard-read', 'clipboard-write'] } });
 
 const T = 60000;
 const run = H.timedRunner(T);
@@ -50,7 +41,7 @@ async function download(page, buttonId) {
 }
 
 run('Markdown export: the core markdown with the verdict table and the share link', async (t) => {
-  const page = await H.openPage(browser.context, srv.url + '#lang=en');
+  const page = await H.openPage(env.browser.context, env.srv.url + '#lang=en');
   await H.nextEval(page, () => page.fill('#f-name', 'Markdown export check'));
   const md = await download(page, 'exp-md');
   assert.match(md.name, /^markdown-export-check\.md$/);
@@ -75,7 +66,7 @@ run('Markdown export: the core markdown with the verdict table and the share lin
 });
 
 run('JSON export parses and has scenario + report', async () => {
-  const page = await H.openPage(browser.context, srv.url + '#lang=en');
+  const page = await H.openPage(env.browser.context, env.srv.url + '#lang=en');
   await H.nextEval(page, () => page.fill('#f-slo-tpot_ms', '42'));
   const js = await download(page, 'exp-json');
   const doc = JSON.parse(js.text);
@@ -92,7 +83,7 @@ run('JSON export parses and has scenario + report', async () => {
 });
 
 run('CSV export of the core report parses (one block per table)', async (t) => {
-  const page = await H.openPage(browser.context, srv.url + '#lang=en');
+  const page = await H.openPage(env.browser.context, env.srv.url + '#lang=en');
   const csv = await download(page, 'exp-csv');
   assert.match(csv.name, /-tables\.csv$/);
   assert.equal(csv.text.charCodeAt(0), 0xfeff, 'UTF-8 BOM for spreadsheets');
@@ -107,7 +98,7 @@ run('CSV export of the core report parses (one block per table)', async (t) => {
 });
 
 run('CSV of a report with tricky cells: quoting, commas, quotes, formulas', async () => {
-  const page = await H.openPage(browser.context, srv.url + '#lang=en');
+  const page = await H.openPage(env.browser.context, env.srv.url + '#lang=en');
   const r = JSON.parse(JSON.stringify(sampleReport));
   r.sections[1].items[0].rows.push([{ number: null, unit: '', text: 'a "quoted", comma\nnewline' }, { number: null, unit: '', text: '=HYPERLINK("x")' }, { number: -5, unit: '%', text: '-5 %' }]);
   const csv = await page.evaluate((rep) => SLO.exports.tablesCsv(rep), r);
@@ -121,7 +112,7 @@ run('CSV of a report with tricky cells: quoting, commas, quotes, formulas', asyn
 });
 
 run('print stylesheet: no editor, no toolbar, the report full width', async () => {
-  const page = await H.openPage(browser.context, srv.url + '#lang=en');
+  const page = await H.openPage(env.browser.context, env.srv.url + '#lang=en');
   await page.evaluate((rep) => window.SloEstimator.renderReport(rep), sampleReport);
   await page.emulateMedia({ media: 'print' });
   await page.evaluate(() => window.dispatchEvent(new Event('beforeprint')));

@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { test } from 'node:test';
+import { test, before, after } from 'node:test';
 import { chromium } from 'playwright-core';
 
 export const here = path.dirname(fileURLToPath(import.meta.url));
@@ -170,4 +170,19 @@ export function canvasInk(page, selector) {
 export function readFixtures() {
   return fs.readdirSync(fixturesDir).filter((f) => f.endsWith('.json')).sort()
     .map((f) => Object.assign({ file: f }, JSON.parse(fs.readFileSync(path.join(fixturesDir, f), 'utf8'))));
+}
+
+// The built page served on 127.0.0.1 and one Chromium, shared by a test file: registers before/after
+// hooks and returns { srv, browser }, filled in once the hooks have run. `extra` adds served files.
+export function servedPage({ extra, launchOptions } = {}) {
+  const env = { srv: null, browser: null };
+  before(async () => {
+    env.srv = await serve(buildPage(), extra);
+    env.browser = await launch(launchOptions);
+  });
+  after(async () => {
+    await env.browser?.close();
+    await env.srv?.close();
+  });
+  return env;
 }

@@ -1,18 +1,9 @@
 // Share links: round trip, frozen fixture links of earlier releases, hostile and broken links.
-import { before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import zlib from 'node:zlib';
 import * as H from './helpers.mjs';
 
-let srv, browser;
-before(async () => {
-  srv = await H.serve(H.buildPage());
-  browser = await H.launch({ permissions: ['clipboard-read', 'clipboard-write'] });
-});
-after(async () => {
-  await browser?.close();
-  await srv?.close();
-});
+const env = H.servedPage({ launchOptions: { permissions: ['clipboard-read', 'clipboard-write'] } });
 
 const T = 60000;
 const run = H.timedRunner(T);
@@ -25,7 +16,7 @@ function get(obj, path) {
 }
 
 run('share link round trip: exact scenario and the same report', async () => {
-  const page = await H.openPage(browser.context, srv.url + '#lang=en');
+  const page = await H.openPage(env.browser.context, env.srv.url + '#lang=en');
   await H.nextEval(page, () => page.fill('#f-name', 'Round trip <b>bold</b> & "quotes" · 中文'));
   await H.nextEval(page, () => page.fill('#f-hardware-nodes', '2'));
   await H.nextEval(page, () => page.fill('#f-slo-concurrent_sessions', '96'));
@@ -42,7 +33,7 @@ run('share link round trip: exact scenario and the same report', async () => {
   const fragment = link.slice(link.indexOf('#'));
   assert.ok(fragment.length < 400, 'a typical link stays under 400 characters (' + fragment.length + ')');
   const want = await page.evaluate(() => ({ s: window.SloEstimator.scenario(), m: window.SloEstimator.minimal(), r: window.SloEstimator.report() }));
-  const other = await H.openPage(browser.context, link);
+  const other = await H.openPage(env.browser.context, link);
   const got = await other.evaluate(() => ({ s: window.SloEstimator.scenario(), m: window.SloEstimator.minimal(), r: window.SloEstimator.report() }));
   assert.deepEqual(got.s, want.s, 'the same normalized scenario');
   assert.deepEqual(got.m, want.m, 'the same minimal document');
@@ -58,7 +49,7 @@ run('share link round trip: exact scenario and the same report', async () => {
 
 for (const fx of H.readFixtures()) {
   run('frozen link ' + fx.file + ': ' + fx.description, async () => {
-    const page = await H.openPage(browser.context, srv.url + fx.fragment);
+    const page = await H.openPage(env.browser.context, env.srv.url + fx.fragment);
     assert.equal(await page.locator('#link-error').count(), 0, 'no link error');
     assert.deepEqual(await page.evaluate(() => window.SloEstimator.errors()), []);
     const s = await page.evaluate(() => window.SloEstimator.scenario());
@@ -102,7 +93,7 @@ const hostile = [
 for (const [name, make, expect] of hostile) {
   run('hostile link: ' + name, async () => {
     const frag = make();
-    const page = await H.openPage(browser.context, srv.url + frag + '&lang=en');
+    const page = await H.openPage(env.browser.context, env.srv.url + frag + '&lang=en');
     await page.waitForTimeout(200);
     assert.deepEqual(page.dialogs, [], 'no dialog fired');
     const injected = await page.evaluate(() => ({
@@ -132,7 +123,7 @@ for (const [name, make, expect] of hostile) {
 }
 
 run('pasting another link into the address bar loads it (hashchange)', async () => {
-  const page = await H.openPage(browser.context, srv.url + '#lang=en');
+  const page = await H.openPage(env.browser.context, env.srv.url + '#lang=en');
   const n = await page.evaluate(() => window.SloEstimator.evalCount());
   await page.evaluate((f) => { location.hash = f; }, '#s=' + f1(JSON.stringify({ version: 1, slo: { tpot_ms: 33 } })) + '&lang=en');
   await page.waitForFunction((k) => window.SloEstimator.evalCount() > k, n);
