@@ -7,6 +7,7 @@
 #include <cstdio>
 
 #include "slo/evaluation.hpp"
+#include "slo/workloads.hpp"
 #include "slo/kv_cache.hpp"
 #include "slo/search.hpp"
 #include "slo/seed_method.hpp"
@@ -540,7 +541,7 @@ Report corrected_report(const Scenario& s_in, Lang lang) {
     }
     // The concurrency target as a benchmark client sees it: that many sessions always in flight.
     if (s.slo.concurrent_sessions > 0 && fits) {
-      const ClosedLoop c = closed_loop(ev, s.slo.concurrent_sessions);
+      const LoadResult c = closed_loop(ev, s.slo.concurrent_sessions);
       const double held = dec.plan.sessions(ev.running_context);
       const double prefill_rps = w.input_tokens > 0 ? ev.prefill_tokens_s / w.input_tokens : 0;
       std::string note = std::string(b.t("output ", "输出 ")) + num(c.output_tps) + b.t(" tokens/s, ", " tokens/s，") + num(c.lambda * 60) +

@@ -102,10 +102,24 @@ double activation_bytes(const Pool& pool, double tokens, double logit_tokens, bo
   return hidden + std::max(attn, ffn) + logits;
 }
 
+// KV bytes the engine's memory flag grants, as each engine defines its flag.
+// Sources: SGLang model_runner (mem_fraction_static covers weights + KV); vLLM
+// determine_num_available_blocks (gpu_memory_utilization covers weights + activation peak + KV);
+// TensorRT-LLM KvCacheConfig.free_gpu_memory_fraction (share of the memory free after weights and activations).
+double kv_budget(MemoryFraction kind, const MemoryPlan& mp, double f) {
+  const double w = mp.weights.total();
+  switch (kind) {
+    case MemoryFraction::WeightsKv: return f * mp.hbm - w;
+    case MemoryFraction::WeightsActivationsKv: return f * mp.hbm - w - mp.activations;
+    case MemoryFraction::FreeAfterWeights: return f * (mp.hbm - w - mp.reserves());
+  }
+  return f * mp.hbm - w - mp.reserves();
+}
+
 }  // namespace
 
 double MemoryPlan::session_bytes(double context) const {
-  return kv_session_bytes(*pool->model, pool->precision->kv_cache, pool->cfg.attention_tp, pool->cfg.pp, context);
+  return kv_layer_factor * kv_session_bytes(*pool->model, pool->precision->kv_cache, pool->cfg.attention_tp, pool->cfg.pp, context);
 }
 
 double MemoryPlan::sessions(double context) const {
@@ -120,13 +134,16 @@ MemoryPlan plan_memory(const Pool& pool, double decode_seqs) {
   const Deployment& d = *pool.deployment;
   MemoryPlan mp;
   mp.pool = &pool;
-  mp.hbm = pool.gpu->memory_bytes;
-  mp.usable = mp.hbm * d.memory_fraction;
+  mp.hbm = pool.gpu->usable_memory_bytes();
+  mp.usable = mp.hbm * d.memory_fraction;  // what the engine's memory flag grants (see kv_budget)
   mp.weights = weights_per_gpu(pool);
   mp.dp = pool.dp();
   mp.pool_gpus = pool.cfg.gpus;
   // Bytes per token at short context (every layer holds it; sliding windows only cap long contexts).
-  mp.kv_token_bytes = kv_session_bytes(m, pool.precision->kv_cache, pool.cfg.attention_tp, pool.cfg.pp, 1.0);
+  // The MTP draft layer caches its own KV for every token (SGLang/vLLM EAGLE-style draft KV pool).
+  if (pool.with_mtp && m.mtp_layers > 0 && pool.phase != Phase::Prefill)
+    mp.kv_layer_factor = static_cast<double>(m.layers + m.mtp_layers) / m.layers;
+  mp.kv_token_bytes = mp.kv_layer_factor * kv_session_bytes(m, pool.precision->kv_cache, pool.cfg.attention_tp, pool.cfg.pp, 1.0);
 
   const bool decodes = pool.phase != Phase::Prefill;
   const bool prefills = pool.phase != Phase::Decode;
@@ -150,7 +167,11 @@ MemoryPlan plan_memory(const Pool& pool, double decode_seqs) {
   // Disaggregated prefill: double-buffered KV staging for one chunk before the RDMA transfer.
   if (pool.phase == Phase::Prefill) mp.kv_transfer = 2.0 * mp.prefill_tokens * mp.kv_token_bytes;
 
-  const double left = mp.usable - mp.weights.total() - mp.reserves();
+  // Physical memory first: weights and reserves must fit the HBM; the KV pool is what the engine's
+  // flag grants, never more than what is physically left.
+  const double physical = mp.hbm - mp.weights.total() - mp.reserves();
+  const double granted = kv_budget(d.engine.memory_fraction, mp, d.memory_fraction);
+  const double left = std::min(physical, granted);
   mp.kv_pool = std::max(0.0, left);
   mp.shortfall = left < 0 ? -left : 0;
   return mp;

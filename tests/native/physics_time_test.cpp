@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "slo/evaluation.hpp"
+#include "slo/workloads.hpp"
 #include "slo/params.hpp"
 #include "slo/scenario.hpp"
 #include "test_scenario.hpp"
@@ -250,13 +251,13 @@ TEST(PhysicsTime, ClosedLoopObeysLittlesLaw) {
   for (const json& doc : {json::object(), deepseek("h200-141g", 8, 1), llama}) {
     const Evaluation ev = evaluate_scenario(scenario(doc), kNoTtft);
     const Workload& w = ev.s.workload;
-    const double ttft = prefill_pass(ev.prefill_pool().pool, w.input_tokens, 1, w.input_tokens * w.input_tokens / 2.0, 1.0).total;
     double prev_tpot = 0;
     for (double c : {8.0, 64.0, 128.0, 256.0}) {
       SCOPED_TRACE(ev.s.model.name + " at " + std::to_string(c));
-      const ClosedLoop cl = closed_loop(ev, c);
+      const LoadResult cl = closed_loop(ev, c);
       ASSERT_GT(cl.lambda, 0);
-      EXPECT_NEAR(cl.lambda * (ttft + w.output_tokens * cl.tpot_s), c, 1e-6 * c);
+      // Little's law: clients = rate x (TTFT + (out - 1) TPOT).
+      EXPECT_NEAR(cl.lambda * (cl.ttft_s + (w.output_tokens - 1) * cl.tpot_s), c, 1e-6 * c);
       EXPECT_GE(cl.tpot_s, prev_tpot * (1 - 1e-9));
       EXPECT_LT(ev.prefill_share(cl.lambda), 1.0);
       prev_tpot = cl.tpot_s;
