@@ -173,7 +173,8 @@ int fit(const std::string& data_dir) {
     j["gemm"] = r(e.gemm, 0.001);
     j["hbm"] = r(e.hbm, 0.001);
     j["attention"] = r(e.attention, 0.001);
-    if (fam == "hopper") j["rdma"] = r(e.rdma, 0.001), j["comm_latency_us"] = r(e.comm_latency_us, 0.1);
+    if (fam == "hopper")
+      j["rdma"] = r(e.rdma, 0.001), j["comm_latency_us"] = r(e.comm_latency_us, 0.1), j["comm_latency_growth"] = r(e.comm_latency_growth, 0.001);
     j["fitted_on"] = f.fitted_on.count(fam) ? f.fitted_on.at(fam) : std::vector<std::string>{};
   }
   for (auto& e : engines["engines"]) {

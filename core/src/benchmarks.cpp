@@ -216,6 +216,7 @@ Calibration prior_calibration() {
       if (k == "rdma") e.rdma = x;
       if (k == "comm_latency_us") e.comm_latency_us = x;
       if (k == "allreduce_latency_us") e.allreduce_latency_us = x;
+      if (k == "comm_latency_growth") e.comm_latency_growth = x;
       if (k == "launch_scale") e.launch_scale = x;
       if (k == "tbo_overlap") e.tbo_overlap = x;
     }
@@ -244,10 +245,10 @@ Efficiency fit_links(Efficiency start, double& rms) {
   double best = loss(start);
   for (double step = 0.4; step > 0.004; step *= 0.5)
     for (int pass = 0; pass < 4; ++pass)
-      for (double* x : {&start.rdma, &start.comm_latency_us})
+      for (double* x : {&start.rdma, &start.comm_latency_us, &start.comm_latency_growth})
         for (double dir : {1.0, -1.0}) {
           const double old = *x;
-          *x = old * std::exp(dir * step);
+          *x = x == &start.comm_latency_growth ? std::max(0.0, old + dir * step) : old * std::exp(dir * step);
           if (x == &start.rdma) *x = std::min(0.98, *x);
           const double l = loss(start);
           if (l < best - 1e-12) best = l;

@@ -31,6 +31,7 @@ static Efficiency read_eff(const json& j, Efficiency e) {
   e.nvlink = j.value("nvlink", e.nvlink);
   e.rdma = j.value("rdma", e.rdma);
   e.comm_latency_us = j.value("comm_latency_us", e.comm_latency_us);
+  e.comm_latency_growth = j.value("comm_latency_growth", e.comm_latency_growth);
   e.allreduce_latency_us = j.value("allreduce_latency_us", e.allreduce_latency_us);
   e.launch_scale = j.value("launch_scale", e.launch_scale);
   e.tbo_overlap = j.value("tbo_overlap", e.tbo_overlap);

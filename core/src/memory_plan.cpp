@@ -95,7 +95,10 @@ double activation_bytes(const Pool& pool, double tokens, double logit_tokens, bo
   double ffn = tokens * 2.0 * static_cast<double>(m.intermediate) / t * 2.0;
   if (m.is_moe()) {
     // Token-expert rows one GPU computes: all DP groups' tokens x top-k spread over EP ranks.
-    const double rows = tokens * pool.dp() * m.experts_per_tok / pool.cfg.ep / pool.cfg.pp;
+    // Capped at one DP group's worth (tokens x k): beyond it the dispatch is chunked through
+    // fixed-size buffers, so the workspace does not grow with the cluster (DeepEP normal mode,
+    // num_max_nvl_chunked_send_tokens; SGLang --chunked-prefill-size per DP rank).
+    const double rows = std::min(tokens * pool.dp() * m.experts_per_tok / pool.cfg.ep / pool.cfg.pp, tokens * m.experts_per_tok);
     ffn = std::max(ffn, rows * (H * 1.0 + 2.0 * static_cast<double>(m.moe_intermediate) / pool.cfg.moe_tp() * 2.0 + H * 2.0));
   }
   const double logits = logit_tokens * static_cast<double>(m.vocab) / t * 4.0;
@@ -163,7 +166,12 @@ MemoryPlan plan_memory(const Pool& pool, double decode_seqs) {
     if (prefills) mp.ep_buffers += 2.0 * mp.prefill_tokens * H * 3.0;
   }
   // CUDA graphs keep a private pool holding the decode activations, plus graph objects (~0.25 GB).
-  if (decodes) mp.cuda_graph = 0.25e9 + act_decode;
+  // Engines capture graphs for every batch up to their largest captured size and keep one private
+  // pool sized for it (SGLang --cuda-graph-max-bs, vLLM max_capture_size), not for the operating batch.
+  if (decodes) {
+    const double graph_tokens = std::max(mp.decode_tokens, std::min<double>(d.engine.cuda_graph_max_batch, kDefaultDecodeBatch) * (1.0 + draft));
+    mp.cuda_graph = 0.25e9 + activation_bytes(pool, graph_tokens, graph_tokens, false);
+  }
   // Disaggregated prefill: double-buffered KV staging for one chunk before the RDMA transfer.
   if (pool.phase == Phase::Prefill) mp.kv_transfer = 2.0 * mp.prefill_tokens * mp.kv_token_bytes;
 

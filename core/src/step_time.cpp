@@ -106,6 +106,12 @@ double allreduce_time(const Ctx& c, double bytes, int group) {
   return t;
 }
 
+// Fixed latency of one dispatch or combine: grows with the nodes reached (more RDMA peers to
+// signal and wait for). Source: DeepEP README low-latency table (EP8 -> EP256 at 128 tokens), fitted.
+double a2a_latency(const Ctx& c, int nodes) {
+  return c.e.comm_latency_us * 1e-6 * (nodes > 1 ? 2.0 * (1.0 + c.e.comm_latency_growth * std::log2(static_cast<double>(nodes))) : 1.0);
+}
+
 // EP dispatch + combine for `tokens` tokens per GPU over `layers` MoE layers.
 void ep_comm(const Ctx& c, StepParts& s, double tokens, double layers, bool low_latency) {
   if (!c.m.is_moe() || c.ep <= 1 || layers <= 0) return;
@@ -126,7 +132,10 @@ void ep_comm(const Ctx& c, StepParts& s, double tokens, double layers, bool low_
     // DeepEP normal (prefill): one RDMA copy per remote node a token touches, then NVLink fan-out.
     // Copies go to distinct GPUs, not to each of the k experts: a token reaches S (1 - (1 - 1/S)^k)
     // of the stage's S GPUs on average (uniform routing). Source: DeepEP normal dispatch layout.
-    const double remote_nodes = nodes > 1 ? (nodes - 1) * (1.0 - std::pow(1.0 - 1.0 / nodes, k)) : 0.0;
+    double remote_nodes = nodes > 1 ? (nodes - 1) * (1.0 - std::pow(1.0 - 1.0 / nodes, k)) : 0.0;
+    // Node-limited routing: a token reaches at most topk_group expert groups (DeepSeek-V3 §2.1.2,
+    // "each token will be sent to at most M nodes"), so at most topk_group - 1 remote nodes.
+    if (c.m.topk_groups > 0 && c.m.expert_groups >= nodes) remote_nodes = std::min(remote_nodes, c.m.topk_groups - 1.0 + 1.0 / nodes);
     const double gpus_hit = stage * (1.0 - std::pow(1.0 - 1.0 / stage, k));
     rdma_bytes = tokens * remote_nodes * bytes_tok;
     nvl_bytes = tokens * gpus_hit * bytes_tok;
@@ -142,7 +151,7 @@ void ep_comm(const Ctx& c, StepParts& s, double tokens, double layers, bool low_
   if (t_rdma >= t_nvl) s.ep_rdma += t_rdma * layers;
   else s.ep_nvlink += t_nvl * layers;
   // Fixed latency of one dispatch and one combine per layer (more with more nodes to reach).
-  s.ep_latency += 2.0 * c.e.comm_latency_us * 1e-6 * (nodes > 1 ? 2.0 : 1.0) * layers;
+  s.ep_latency += 2.0 * a2a_latency(c, nodes) * layers;
 }
 
 // Layers' compute for `n` tokens per DP group (per GPU view) of `seqs` sequences.
@@ -367,7 +376,7 @@ A2ATime ep_low_latency_time(const Pool& pool, double tokens_per_gpu) {
   auto one = [&](double bytes_tok) {
     const double r = tokens_per_gpu * k * (1 - local) * bytes_tok, l = tokens_per_gpu * k * local * bytes_tok;
     return std::max(link_time(r, c.g.nic_bytes_s * c.e.rdma), link_time(l, intra_bw(c))) +
-           c.e.comm_latency_us * 1e-6 * (nodes > 1 ? 2.0 : 1.0);
+           a2a_latency(c, static_cast<int>(nodes));
   };
   A2ATime t;
   t.dispatch = one(H * (1.0 + 4.0 / 128.0));

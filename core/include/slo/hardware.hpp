@@ -21,6 +21,7 @@ struct Efficiency {
   double nvlink = 0.7;           // intra-node all-to-all / NVLink bandwidth per direction
   double rdma = 0.85;            // inter-node all-to-all / NIC bandwidth per GPU
   double comm_latency_us = 25;   // fixed latency of one DeepEP dispatch or combine (and of a cross-node all-reduce)
+  double comm_latency_growth = 0;  // relative growth of that latency per doubling of the nodes reached
   double allreduce_latency_us = 8;  // one-shot intra-node all-reduce of a small message (custom all-reduce kernels)
   double launch_scale = 1.0;     // multiplies the engine's CPU/launch overheads on this platform (1 = CUDA)
   double tbo_overlap = 1.0;      // share of the shorter of compute / communication that two-batch overlap hides
