@@ -134,8 +134,8 @@ void ep_comm(const Ctx& c, StepParts& s, double tokens, double layers, bool low_
     // of the stage's S GPUs on average (uniform routing). Source: DeepEP normal dispatch layout.
     double remote_nodes = nodes > 1 ? (nodes - 1) * (1.0 - std::pow(1.0 - 1.0 / nodes, k)) : 0.0;
     // Node-limited routing: a token reaches at most topk_group expert groups (DeepSeek-V3 §2.1.2,
-    // "each token will be sent to at most M nodes"), so at most topk_group - 1 remote nodes.
-    if (c.m.topk_groups > 0 && c.m.expert_groups >= nodes) remote_nodes = std::min(remote_nodes, c.m.topk_groups - 1.0 + 1.0 / nodes);
+    // "each token will be sent to at most M nodes"): topk_group groups, each remote with probability 1 - 1/nodes.
+    if (c.m.topk_groups > 0 && c.m.expert_groups >= nodes) remote_nodes = std::min(remote_nodes, c.m.topk_groups * (1.0 - 1.0 / nodes));
     const double gpus_hit = stage * (1.0 - std::pow(1.0 - 1.0 / stage, k));
     rdma_bytes = tokens * remote_nodes * bytes_tok;
     nvl_bytes = tokens * gpus_hit * bytes_tok;
