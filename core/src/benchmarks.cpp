@@ -468,3 +468,21 @@ Band band_for(const std::string& family, const std::string& kind, const std::str
 }
 
 }  // namespace slo
+
+namespace slo {
+
+FigureBands figure_bands(const Evaluation& ev) {
+  const std::string fam = ev.s.gpu.family;
+  const double dp = std::max(1, ev.decode_pool().plan.dp);
+  // Poisson: the operating point's sequences per DP group; load kinds: their own clients.
+  const double per_group = ev.load.present ? std::max(1.0, ev.load.in_flight / dp) : std::max(1.0, ev.op_load.in_flight);
+  const std::string batch = batch_regime(per_group);
+  FigureBands f;
+  f.throughput = band_for(fam, "throughput", ev.load.present ? batch : "high");
+  f.tpot = band_for(fam, "tpot", batch);
+  f.ttft = band_for(fam, "ttft", batch);
+  f.latency = band_for(fam, "latency", batch);
+  return f;
+}
+
+}  // namespace slo

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "slo/band_format.hpp"
 #include "slo/evaluation.hpp"
 #include "slo/workloads.hpp"
 #include "slo/kv_cache.hpp"
@@ -708,7 +709,10 @@ Report corrected_report(const Scenario& s_in, Lang lang) {
       r.warnings.push_back(std::string(s.gpu.name) + b.t(": no published measurement in the calibration set; expect larger errors.", "：校准集中没有公开实测，误差可能更大。"));
     if (!ev.load_sustainable && ev.lambda_load > 0)
       r.warnings.push_back(b.t("The workload's load exceeds the deployment's capacity: TTFT grows without bound.", "负载超过部署能力：TTFT 将无限增长。"));
+    sec.bullet(std::string(b.t("Serving engine profile: ", "推理引擎配置：")) + s.deployment.engine.name +
+               (s.deployment.engine_version.empty() ? "" : " " + s.deployment.engine_version) + " (" + s.deployment.engine.memory_flag + ")");
   }
+  attach_bands(r, figure_bands(ev));
 
   r.appendices.push_back(seed_report(s_in, lang));
   return r;

@@ -81,4 +81,12 @@ std::string batch_regime(double in_flight_per_group);
 // flagged extrapolated with the reason.
 Band band_for(const std::string& family, const std::string& kind, const std::string& batch);
 
+// The bands of a scenario's predicted figures (analysis stage): capacity throughput, TPOT and
+// TTFT at the workload's load, and the figures of its own load kind.
+struct FigureBands {
+  Band throughput, tpot, ttft, latency;
+};
+struct Evaluation;
+FigureBands figure_bands(const Evaluation& ev);
+
 }  // namespace slo
