@@ -7,6 +7,7 @@
 #include <cstdio>
 
 #include "slo/band_format.hpp"
+#include "slo/report_load.hpp"
 #include "slo/evaluation.hpp"
 #include "slo/workloads.hpp"
 #include "slo/kv_cache.hpp"
@@ -712,7 +713,9 @@ Report corrected_report(const Scenario& s_in, Lang lang) {
     sec.bullet(std::string(b.t("Serving engine profile: ", "推理引擎配置：")) + s.deployment.engine.name +
                (s.deployment.engine_version.empty() ? "" : " " + s.deployment.engine_version) + " (" + s.deployment.engine.memory_flag + ")");
   }
-  attach_bands(r, figure_bands(ev));
+  const FigureBands bands = figure_bands(ev);
+  attach_bands(r, bands);
+  add_load_section(r, ev, bands);
 
   r.appendices.push_back(seed_report(s_in, lang));
   return r;
