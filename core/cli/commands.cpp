@@ -153,7 +153,8 @@ int fit(const std::string& data_dir) {
     std::printf("family %-10s gemm %.3f hbm %.3f attention %.3f  (%zu figures)\n", fam.c_str(), e.gemm, e.hbm, e.attention,
                 f.fitted_on.count(fam) ? f.fitted_on.at(fam).size() : 0);
   for (const auto& [eng, o] : f.cal.engine)
-    std::printf("engine %-8s step %.2f ms, layer %.1f us, request %.1f ms\n", eng.c_str(), o.step_ms, o.layer_us, o.request_ms);
+    std::printf("engine %-8s step %.2f ms, kernel %.2f us (prefill %.1f us), sequence %.1f us, request %.1f ms\n", eng.c_str(), o.step_ms,
+                o.kernel_us, o.prefill_kernel_us, o.seq_us, o.request_ms);
   std::printf("rms log error on the end-to-end figures: %.3f\n", f.rms_log_error);
   if (data_dir.empty()) return 0;
   auto r = [](double x, double q) { return std::round(x / q) * q; };
@@ -182,8 +183,10 @@ int fit(const std::string& data_dir) {
     if (!f.cal.engine.count(id)) continue;
     const EngineOverheads& o = f.cal.engine.at(id);
     e["overheads"]["step_ms"] = r(o.step_ms, 0.01);
-    e["overheads"]["layer_us"] = r(o.layer_us, 0.1);
+    e["overheads"]["kernel_us"] = r(o.kernel_us, 0.01);
+    e["overheads"]["prefill_kernel_us"] = r(o.prefill_kernel_us, 0.1);
     e["overheads"]["request_ms"] = r(o.request_ms, 0.1);
+    e["overheads"]["seq_us"] = r(o.seq_us, 0.1);
   }
   std::ofstream(data_dir + "/gpus.json") << gpus.dump(1) << "\n";
   std::ofstream(data_dir + "/engines.json") << engines.dump(2) << "\n";

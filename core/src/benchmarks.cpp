@@ -51,8 +51,7 @@ json measurement_scenario(const json& m) {
 
 std::vector<Prepared> load_all() {
   std::vector<Prepared> out;
-  for (const char* file : {"benchmarks/measurements.json", "benchmarks/measurements-2.json"}) {
-    if (!data::has_file(file)) continue;
+  for (const std::string& file : data::list("benchmarks/measurements")) {
     const json doc = json::parse(data::file(file));
     for (const auto& m : doc.at("measurements")) {
       ParseResult p = parse_scenario(measurement_scenario(m));
@@ -194,8 +193,10 @@ double* f_gemm(Calibration& c, const std::string& k) { return &c.family[k].gemm;
 double* f_hbm(Calibration& c, const std::string& k) { return &c.family[k].hbm; }
 double* f_attn(Calibration& c, const std::string& k) { return &c.family[k].attention; }
 double* e_step(Calibration& c, const std::string& k) { return &c.engine[k].step_ms; }
-double* e_layer(Calibration& c, const std::string& k) { return &c.engine[k].layer_us; }
+double* e_kernel(Calibration& c, const std::string& k) { return &c.engine[k].kernel_us; }
+double* e_pkernel(Calibration& c, const std::string& k) { return &c.engine[k].prefill_kernel_us; }
 double* e_request(Calibration& c, const std::string& k) { return &c.engine[k].request_ms; }
+double* e_seq(Calibration& c, const std::string& k) { return &c.engine[k].seq_us; }
 
 const json& priors() {
   static const json p = json::parse(data::file("calibration-priors.json"));
@@ -224,7 +225,9 @@ Calibration prior_calibration() {
   for (const auto& [eng, o] : priors().at("engines").items()) {
     EngineOverheads& x = c.engine[eng];
     x.step_ms = o.at("step_ms");
-    x.layer_us = o.at("layer_us");
+    x.kernel_us = o.at("kernel_us");
+    x.prefill_kernel_us = o.at("prefill_kernel_us");
+    x.seq_us = o.value("seq_us", 10.0);
     x.request_ms = o.at("request_ms");
     x.prefill_ms = o.at("prefill_ms");
     x.pd_bootstrap_ms = o.at("pd_bootstrap_ms");
@@ -315,8 +318,10 @@ FitResult fit_calibration(const std::vector<std::string>& exclude_sources) {
   }
   for (const auto& e : engines) {
     params.push_back({true, e, e_step, 0.05, 20, 0});
-    params.push_back({true, e, e_layer, 0.5, 200, 0});
+    params.push_back({true, e, e_kernel, 0.2, 100, 0});
+    params.push_back({true, e, e_pkernel, 0.5, 500, 0});
     params.push_back({true, e, e_request, 1, 500, 0});
+    params.push_back({true, e, e_seq, 0.5, 200, 0});
   }
   Calibration pc = prior;
   for (auto& p : params) p.prior = *p.ref(pc, p.key);

@@ -30,7 +30,9 @@ Engine read_engine(const json& j) {
   e.cuda_graph_max_batch = j.value("cuda_graph_max_batch", 512);
   const json& o = j.at("overheads");
   e.overheads.step_ms = o.at("step_ms");
-  e.overheads.layer_us = o.at("layer_us");
+  e.overheads.kernel_us = o.at("kernel_us");
+  e.overheads.prefill_kernel_us = o.at("prefill_kernel_us");
+  e.overheads.seq_us = o.value("seq_us", 10.0);
   e.overheads.request_ms = o.at("request_ms");
   e.overheads.prefill_ms = o.at("prefill_ms");
   e.overheads.pd_bootstrap_ms = o.at("pd_bootstrap_ms");

@@ -114,7 +114,15 @@ void Evaluation::rebind() {
 double EvaluationData::prefill_work_share(double lambda) const {
   const PoolEval& pre = prefill_pool();
   if (disaggregated() || pre.plan.dp <= 0) return 0.0;
-  return lambda / pre.plan.dp * s.workload.input_tokens * prefill_s_per_token;
+  // Each prefill pass pays a fixed cost (eager launches, scheduling); requests arriving while a pass
+  // runs share the next one: m = (1 + lambda_g t_f) / (1 - lambda_g L s) requests per pass, at most a
+  // chunk's worth. Light load: one pass per request; heavy load: full chunks (M/G/1 bulk service).
+  const double lg = lambda / pre.plan.dp, in = s.workload.input_tokens;
+  const double chunk = s.deployment.chunked_prefill_tokens;
+  const double cap = chunk / in;
+  const double denom = 1.0 - lg * in * prefill_s_per_token_var;
+  const double m = denom > 1e-9 ? std::min(cap, (1.0 + lg * prefill_pass_fixed_s) / denom) : cap;
+  return lg * (prefill_pass_fixed_s / std::max(m, 1e-9) + in * prefill_s_per_token_var);
 }
 
 double EvaluationData::prefill_share(double lambda) const {
@@ -161,7 +169,9 @@ Evaluation evaluate_scenario(const Scenario& scenario, const EvalOptions& o) {
   // Prefill capacity.
   ev.prefill_step = full_prefill_pass(pre, ev.input, scale);
   const double chunk = s.deployment.chunked_prefill_tokens;
-  ev.prefill_s_per_token = ev.prefill_step.total / chunk;  // per DP group
+  ev.prefill_s_per_token = ev.prefill_step.total / chunk;  // per DP group, full chunks
+  ev.prefill_pass_fixed_s = ev.prefill_step.overhead;
+  ev.prefill_s_per_token_var = std::max(0.0, ev.prefill_step.total - ev.prefill_step.overhead) / chunk;
   ev.prefill_tokens_s = pre.plan.fits() ? pre.plan.dp * chunk / ev.prefill_step.total : 0;
   if (s.model.is_moe() && ev.prefill_step.total > 0) {
     // Routed-expert share of the GEMM FLOPs (top-k experts of every MoE layer over the active

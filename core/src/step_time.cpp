@@ -72,7 +72,11 @@ struct Booker {
     else s.gemm_flops += flops;
     // With two micro-batches each reads the weights and half of the data and does half the FLOPs.
     const double mem_w = weight_bytes / hbm, mem_d = data_bytes / halves / hbm, comp = flops / halves / peak;
-    const double t = std::max(mem_w + mem_d, comp) * halves;
+    // Loads and math overlap imperfectly near the ridge point: a smooth roofline (L2 norm of the two
+    // sides) instead of their max. It equals the larger side far from the ridge and is sqrt(2) x at
+    // it. Source: measured GEMM throughput vs arithmetic intensity (e.g. NVIDIA "Matrix
+    // Multiplication Background" guide, the knee between the memory and math limits).
+    const double t = std::hypot(mem_w + mem_d, comp) * halves;
     if (comp >= mem_w + mem_d) {
       (attention_core ? s.attention : s.gemm) += t;
     } else {
@@ -246,12 +250,34 @@ void comm(const Ctx& c, StepParts& s, double n, bool low_latency, double moe_lay
   }
 }
 
-// CPU and launch time of one forward pass: the engine's per-pass cost plus small latency-bound
-// kernels per layer (norms, RoPE, routing, quantization), on this platform's launch scale.
+// Kernels one decoder layer launches (each has a fixed minimum duration however small its work):
+// two norms; attention projections, RoPE and the attention kernel (MLA: q_a/kv_a, two norms, q_b,
+// the two absorbed BMMs); the FFN (dense: gate_up, activation, down; MoE: router, top-k, token
+// sort, two grouped GEMMs, activation, combine, plus a shared expert's three); one activation
+// quantization per GEMM with 8-bit activations. Source: SGLang/vLLM decoder-layer forward paths.
+double kernels_per_layer(const ModelArch& m, bool moe, bool quant) {
+  const bool mla = m.attention == AttentionType::MLA;
+  double attn = mla ? 9 : 4 + (m.qk_norm ? 1 : 0), gemms = mla ? 5 : 2;
+  double ffn = 3;
+  if (moe) {
+    ffn = 7 + (m.shared_experts > 0 ? 3 : 0);
+    gemms += 3 + (m.shared_experts > 0 ? 2 : 0);
+  } else {
+    gemms += 2;
+  }
+  return 2 + attn + ffn + (quant ? gemms : 0);
+}
+
+// CPU and launch time of one forward pass: the engine's per-pass cost plus every kernel's fixed
+// duration (CUDA-graph replay in decode; eager launches in prefill), on this platform's launch scale.
 // Source: engine profiles (core/data/engines.json), fitted per engine on published measurements.
 double step_overhead(const Ctx& c, double layers, bool prefill) {
   const EngineOverheads& o = c.pool.deployment->engine.overheads;
-  return ((prefill ? o.prefill_ms : o.step_ms) * 1e-3 + layers * o.layer_us * 1e-6) * c.e.launch_scale;
+  const ModelArch& m = c.m;
+  const bool quant = c.pool.precision->activations == DType::FP8 || c.pool.precision->activations == DType::INT8;
+  const double moe_share = m.layers > 0 ? static_cast<double>(m.moe_layers()) / m.layers : 0.0;
+  const double kernels = layers * (moe_share * kernels_per_layer(m, true, quant) + (1 - moe_share) * kernels_per_layer(m, false, quant));
+  return ((prefill ? o.prefill_ms : o.step_ms) * 1e-3 + kernels * (prefill ? o.prefill_kernel_us : o.kernel_us) * 1e-6) * c.e.launch_scale;
 }
 
 void classify(StepParts& s) {
@@ -320,7 +346,9 @@ StepParts decode_step(const Pool& pool, double seqs, double context, double time
   const Mtp& mtp = pool.deployment->mtp;
   const int d = pool.with_mtp ? mtp.draft_tokens : 0;
   const double n = seqs * (1 + d);  // tokens verified per step
-  const double overhead = step_overhead(c, c.stage_layers, false);
+  // CPU work per running sequence (scheduling, sampling, streaming the token out) per step.
+  const double overhead = step_overhead(c, c.stage_layers, false) +
+                          seqs * c.pool.deployment->engine.overheads.seq_us * 1e-6 * c.e.launch_scale;
   StepParts s = forward(
       c,
       [&](Booker& b, StepParts& sp) {

@@ -15,7 +15,9 @@ enum class MemoryFraction {
 
 struct EngineOverheads {
   double step_ms = 1.0;          // per forward pass (scheduler, sampling, graph launch)
-  double layer_us = 10;          // per layer per forward: small latency-bound kernels (norms, RoPE, routing)
+  double kernel_us = 4;          // per kernel of a decode step (CUDA-graph replay: each kernel's minimum duration)
+  double prefill_kernel_us = 20; // per kernel of a prefill pass (eager launches, CPU-bound at small batches)
+  double seq_us = 10;            // per running sequence per decode step (scheduler, sampling, detokenizer)
   double request_ms = 20;        // per request, in TTFT (tokenize, schedule, detokenize, HTTP)
   double prefill_ms = 3;         // per prefill forward (no CUDA graph: eager launches)
   double pd_bootstrap_ms = 5;    // disaggregated: per-request KV-transfer handshake

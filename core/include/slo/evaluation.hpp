@@ -49,7 +49,9 @@ struct EvaluationData {
   // Prefill.
   StepParts prefill_step;        // one full-budget pass
   double prefill_tokens_s = 0;   // prefill capacity of the prefill (or colocated) pool, input tokens/s
-  double prefill_s_per_token = 0;
+  double prefill_s_per_token = 0;      // full-chunk pass time per token
+  double prefill_pass_fixed_s = 0;     // fixed cost of one prefill pass (launches, scheduling)
+  double prefill_s_per_token_var = 0;  // the rest, per token
 
   // System capacity at the TPOT limit.
   double lambda_max = 0;         // requests/s the deployment sustains
