@@ -192,11 +192,13 @@ struct Param {
 double* f_gemm(Calibration& c, const std::string& k) { return &c.family[k].gemm; }
 double* f_hbm(Calibration& c, const std::string& k) { return &c.family[k].hbm; }
 double* f_attn(Calibration& c, const std::string& k) { return &c.family[k].attention; }
+double* f_launch(Calibration& c, const std::string& k) { return &c.family[k].launch_scale; }
 double* e_step(Calibration& c, const std::string& k) { return &c.engine[k].step_ms; }
 double* e_kernel(Calibration& c, const std::string& k) { return &c.engine[k].kernel_us; }
 double* e_pkernel(Calibration& c, const std::string& k) { return &c.engine[k].prefill_kernel_us; }
 double* e_request(Calibration& c, const std::string& k) { return &c.engine[k].request_ms; }
 double* e_seq(Calibration& c, const std::string& k) { return &c.engine[k].seq_us; }
+double* e_wait(Calibration& c, const std::string& k) { return &c.engine[k].wait_steps; }
 
 const json& priors() {
   static const json p = json::parse(data::file("calibration-priors.json"));
@@ -228,6 +230,7 @@ Calibration prior_calibration() {
     x.kernel_us = o.at("kernel_us");
     x.prefill_kernel_us = o.at("prefill_kernel_us");
     x.seq_us = o.value("seq_us", 10.0);
+    x.wait_steps = o.value("wait_steps", 1.5);
     x.request_ms = o.at("request_ms");
     x.prefill_ms = o.at("prefill_ms");
     x.pd_bootstrap_ms = o.at("pd_bootstrap_ms");
@@ -315,6 +318,7 @@ FitResult fit_calibration(const std::vector<std::string>& exclude_sources) {
     params.push_back({false, f, f_gemm, 0.2, 0.95, 0});
     params.push_back({false, f, f_hbm, 0.3, 0.95, 0});
     params.push_back({false, f, f_attn, 0.1, 0.95, 0});
+    params.push_back({false, f, f_launch, 0.3, 5, 0});
   }
   for (const auto& e : engines) {
     params.push_back({true, e, e_step, 0.05, 20, 0});
@@ -322,6 +326,7 @@ FitResult fit_calibration(const std::vector<std::string>& exclude_sources) {
     params.push_back({true, e, e_pkernel, 0.5, 500, 0});
     params.push_back({true, e, e_request, 1, 500, 0});
     params.push_back({true, e, e_seq, 0.5, 200, 0});
+    params.push_back({true, e, e_wait, 0.1, 10, 0});
   }
   Calibration pc = prior;
   for (auto& p : params) p.prior = *p.ref(pc, p.key);
@@ -344,8 +349,9 @@ FitResult fit_calibration(const std::vector<std::string>& exclude_sources) {
     const double d = std::log(*p.ref(cal, p.key) / p.prior);
     return (p.engine ? we : wf) * d * d;
   };
-  for (double step = 0.3; step > 0.01; step *= 0.5) {
-    for (int pass = 0; pass < 3; ++pass) {
+  auto descend = [&]() {
+  for (double step = 0.5; step > 0.01; step *= 0.5) {
+    for (int pass = 0; pass < 6; ++pass) {
       bool improved = false;
       for (auto& p : params) {
         std::vector<int> idx;
@@ -380,6 +386,22 @@ FitResult fit_calibration(const std::vector<std::string>& exclude_sources) {
       }
       if (!improved) break;
     }
+  }
+  };
+  descend();
+  // Borrowing strength: NVIDIA families measured less than Hopper are pulled towards Hopper's
+  // fitted factors (same vendor kernels and compilers) rather than towards the generic priors;
+  // a family with no figure left (held out) is predicted from them.
+  if (cal.family.count("hopper") && families.count("hopper")) {
+    const Efficiency h = cal.family.at("hopper");
+    for (const char* fam : {"blackwell", "ampere", "ada"}) {
+      Efficiency& e = cal.family[fam];
+      for (auto& p : params)
+        if (!p.engine && p.key == fam) p.prior = *p.ref(cal, "hopper");
+      if (!families.count(fam)) e.gemm = h.gemm, e.hbm = h.hbm, e.attention = h.attention, e.launch_scale = h.launch_scale;
+    }
+    for (int i : used) loss_of[i] = eval_point(i);
+    descend();
   }
   double sq = 0;
   for (int i : used) {

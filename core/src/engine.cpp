@@ -34,6 +34,7 @@ Engine read_engine(const json& j) {
   e.overheads.prefill_kernel_us = o.at("prefill_kernel_us");
   e.overheads.seq_us = o.value("seq_us", 10.0);
   e.overheads.request_ms = o.at("request_ms");
+  e.overheads.wait_steps = o.value("wait_steps", 1.5);
   e.overheads.prefill_ms = o.at("prefill_ms");
   e.overheads.pd_bootstrap_ms = o.at("pd_bootstrap_ms");
   const json& k = j.at("kernel");

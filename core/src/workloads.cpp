@@ -52,12 +52,16 @@ LoadResult closed_loop(const Evaluation& ev, double concurrency) {
   const double fixed = request_fixed_s(ev) + kv_transfer(ev, w.input_tokens);
   const double others = (concurrency - 1) / concurrency;
   auto share_at = [&](double lambda) { return coloc ? std::min(0.95, ev.prefill_share(lambda) * others) : 0.0; };
+  // While the other clients decode, a new request first waits for the engine's iteration loop: the
+  // running decode step, the batch an overlap scheduler already prepared, and one step to emit its
+  // first token (engine profile: wait_steps). Source: SGLang/vLLM scheduler loops (one batch per iteration).
+  const double lag = coloc ? others * ev.s.deployment.engine.overheads.wait_steps * ride : 0.0;
   auto ttft_at = [&](double lambda) {
     // Queueing behind the other clients' prompts on the same group (M/D/1 mean wait), never more
     // than the prompts that can be ahead in a closed loop.
     const double rho = std::min(0.95, lambda / dp_p * t_pre);
     const double ahead = std::max(0.0, concurrency / dp_p - 1.0);
-    return fixed + t_pre + std::min(rho / (2.0 * (1.0 - rho)), ahead) * t_pre;
+    return fixed + lag + t_pre + std::min(rho / (2.0 * (1.0 - rho)), ahead) * t_pre;
   };
   auto tpot_at = [&](double lambda) { return decode_at(pe, per_group, ev.running_context, share_at(lambda), ev.time_scale).tpot_s; };
   // Little's law over a request's life: lambda = C / (TTFT + (out - 1) TPOT); the rate the clients

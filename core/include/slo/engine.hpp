@@ -19,6 +19,8 @@ struct EngineOverheads {
   double prefill_kernel_us = 20; // per kernel of a prefill pass (eager launches, CPU-bound at small batches)
   double seq_us = 10;            // per running sequence per decode step (scheduler, sampling, detokenizer)
   double request_ms = 20;        // per request, in TTFT (tokenize, schedule, detokenize, HTTP)
+  double wait_steps = 1.5;       // decode steps a new request waits while others decode (the running step,
+                                 // the batch the overlap scheduler already prepared, emitting the first token)
   double prefill_ms = 3;         // per prefill forward (no CUDA graph: eager launches)
   double pd_bootstrap_ms = 5;    // disaggregated: per-request KV-transfer handshake
 };
