@@ -42,7 +42,10 @@ json measurement_scenario(const json& m) {
   }
   const std::string metric = m.at("metric");
   json& w = sc["workload"];
-  if (starts(metric, "closed_loop_")) w["kind"] = "closed_loop", w["concurrency"] = param(m, "concurrency");
+  if (starts(metric, "closed_loop_")) {
+    w["kind"] = "closed_loop", w["concurrency"] = param(m, "concurrency");
+    if (param(m, "requests") > 0) w["requests"] = param(m, "requests");  // a finite run: its tail counts
+  }
   if (starts(metric, "static_")) w["kind"] = "static_batch", w["batch"] = param(m, "batch");
   if (starts(metric, "burst_")) w["kind"] = "burst", w["requests"] = param(m, "requests");
   if (starts(metric, "poisson_")) w["arrival_qpm"] = param(m, "rate_qps") * 60.0;
@@ -57,7 +60,7 @@ std::vector<Prepared> load_all() {
       ParseResult p = parse_scenario(measurement_scenario(m));
       if (!p.ok) throw InternalError("benchmark " + m.at("id").get<std::string>() + ": " + p.errors.front().path + " " + p.errors.front().message);
       Prepared x{m, p.scenario, p.normalized, m.at("metric"), figure_kind(m.at("metric")), m.value("source", m.at("point").get<std::string>())};
-      x.param = param(m, "concurrency") + param(m, "batch") + param(m, "requests");
+      x.param = param(m, "concurrency") + param(m, "batch");
       out.push_back(std::move(x));
     }
   }

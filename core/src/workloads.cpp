@@ -33,6 +33,20 @@ double admit_limit(const Evaluation& ev) {
   return pe.plan.dp * std::min(kv, static_cast<double>(ev.s.deployment.engine.max_running_requests));
 }
 
+// A benchmark of N requests at concurrency C ends with a tail: the last requests run with fewer
+// clients in flight, so throughput = tokens / makespan, makespan = N L / C + (C - 1) / C x (L_max - L) / 2
+// (greedy list scheduling: the last wave finishes half a longest request after the average one).
+// Source: Graham's list-scheduling bound (makespan <= total / C + longest job), taken at its midpoint.
+void finite_run(LoadResult& r, const Workload& w, double c) {
+  const double n = w.requests;
+  const double l = r.latency_s;
+  const double l_max = r.ttft_s + std::max(0.0, w.output_tokens_max - 1.0) * r.tpot_s;
+  const double makespan = n * l / c + (c - 1.0) / c * std::max(0.0, l_max - l) / 2.0;
+  if (makespan <= 0) return;
+  r.output_tps = n * w.output_tokens / makespan;
+  r.input_tps = n * w.input_tokens / makespan;
+}
+
 }  // namespace
 
 LoadResult closed_loop(const Evaluation& ev, double concurrency) {
@@ -82,6 +96,7 @@ LoadResult closed_loop(const Evaluation& ev, double concurrency) {
   r.output_tps = lo * w.output_tokens;
   r.input_tps = lo * w.input_tokens;
   r.in_flight = concurrency;
+  if (w.requests > concurrency) finite_run(r, w, concurrency);
   return r;
 }
 
