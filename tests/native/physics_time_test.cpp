@@ -227,7 +227,10 @@ TEST(PhysicsTime, DpAttentionPrefillStallsEveryRank) {
 
   // Same per-GPU load on 16 DP groups (two nodes) loses more GPU time.
   const Evaluation ev16 = evaluate_scenario(scenario(deepseek("h200-141g", 16, 2)), kNoTtft);
-  const double lambda16 = lambda8 * 2 * ev8.prefill_s_per_token / ev16.prefill_s_per_token;
+  // The rate at which each of its GPUs does the same prefill work (work share grows with the rate).
+  double lo = 0, hi = 4 * lambda8;
+  for (int i = 0; i < 100; ++i) (ev16.prefill_work_share(0.5 * (lo + hi)) < work8 ? lo : hi) = 0.5 * (lo + hi);
+  const double lambda16 = 0.5 * (lo + hi);
   EXPECT_NEAR(ev16.prefill_work_share(lambda16), work8, 1e-9);
   EXPECT_GT(ev16.prefill_share(lambda16), ev8.prefill_share(lambda8));
 
