@@ -47,6 +47,11 @@ Value with_band(Value v, const Band& b, Lang lang) {
 }
 
 void attach_bands(Report& r, const FigureBands& f) {
+  // The decode throughput curve is a predicted figure too: its band shades the chart.
+  for (Section& sec : r.sections)
+    for (Item& it : sec.items)
+      if (it.kind == Item::Kind::Chart && it.chart.id == "throughput_vs_tpot" && !it.chart.series.empty() && f.decode_curve.n > 0)
+        it.chart.series.front().band = band_value(f.decode_curve, r.lang);
   for (Verdict& v : r.verdicts) {
     if (v.id == "throughput") v.value = with_band(v.value, f.throughput, r.lang);
     if (v.id == "tpot") v.value = with_band(v.value, f.tpot, r.lang);

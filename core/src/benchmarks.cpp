@@ -512,6 +512,7 @@ FigureBands figure_bands(const Evaluation& ev) {
   f.tpot = band_for(fam, "tpot", batch);
   f.ttft = band_for(fam, "ttft", batch);
   f.latency = band_for(fam, "latency", batch);
+  f.decode_curve = band_for(fam, "throughput", "high");
   return f;
 }
 

@@ -145,16 +145,17 @@ using nlohmann::json;
 
 std::string Value::shown() const { return band && !text.empty() ? text + " (" + band->text + ")" : text; }
 
+static json band_json(const ValueBand& b) {
+  return json{{"lo_pct", b.lo_pct}, {"hi_pct", b.hi_pct}, {"n", b.n}, {"status", b.validated ? "validated" : "extrapolated"},
+              {"regime", b.regime}, {"text", b.text}, {"reason", b.reason}};
+}
+
 json to_json(const Value& v) {
   json j;
   j["number"] = v.number ? json(*v.number) : json(nullptr);
   j["unit"] = v.unit;
   j["text"] = v.text;
-  if (v.band) {
-    const ValueBand& b = *v.band;
-    j["band"] = json{{"lo_pct", b.lo_pct}, {"hi_pct", b.hi_pct}, {"n", b.n}, {"status", b.validated ? "validated" : "extrapolated"},
-                     {"regime", b.regime}, {"text", b.text}, {"reason", b.reason}};
-  }
+  if (v.band) j["band"] = band_json(*v.band);
   return j;
 }
 
@@ -171,7 +172,9 @@ static json chart_json(const Chart& c) {
     for (const auto& p : s.points) {
       if (std::isfinite(p.first) && std::isfinite(p.second)) pts.push_back(json::array({p.first, p.second}));
     }
-    series.push_back(json{{"name", s.name}, {"points", pts}});
+    json sj{{"name", s.name}, {"points", pts}};
+    if (s.band) sj["band"] = band_json(*s.band);
+    series.push_back(sj);
   }
   json markers = json::array();
   for (const auto& m : c.markers)

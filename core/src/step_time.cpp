@@ -76,12 +76,12 @@ struct Booker {
     // sides) instead of their max. It equals the larger side far from the ridge and is sqrt(2) x at
     // it. Source: measured GEMM throughput vs arithmetic intensity (e.g. NVIDIA "Matrix
     // Multiplication Background" guide, the knee between the memory and math limits).
-    const double t = std::hypot(mem_w + mem_d, comp) * halves;
-    if (comp >= mem_w + mem_d) {
+    const double mem = mem_w + mem_d;
+    const double t = std::sqrt(mem * mem + comp * comp) * halves;  // sqrt is correctly rounded everywhere (hypot is not)
+    if (comp >= mem) {
       (attention_core ? s.attention : s.gemm) += t;
     } else {
       // Memory-bound: split the time between weight and data traffic in proportion.
-      const double mem = mem_w + mem_d;
       s.weights += t * (mem_w / mem);
       (data_is_kv ? s.kv : s.elementwise) += t * (mem_d / mem);
     }

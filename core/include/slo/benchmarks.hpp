@@ -85,6 +85,7 @@ Band band_for(const std::string& family, const std::string& kind, const std::str
 // TTFT at the workload's load, and the figures of its own load kind.
 struct FigureBands {
   Band throughput, tpot, ttft, latency;
+  Band decode_curve;  // the decode throughput vs TPOT curve (throughput at large batch)
 };
 struct Evaluation;
 FigureBands figure_bands(const Evaluation& ev);

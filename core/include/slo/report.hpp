@@ -79,6 +79,7 @@ struct Verdict {
 struct Series {
   std::string name;
   std::vector<std::pair<double, double>> points;
+  std::optional<ValueBand> band;  // a predicted curve: the held-out band of its y values
 };
 struct Marker {
   std::string axis;  // "x" or "y"
