@@ -4,6 +4,10 @@
 #include <algorithm>
 #include <cmath>
 #include <set>
+#ifndef __EMSCRIPTEN__
+#include <atomic>
+#include <thread>
+#endif
 
 #include "slo/data.hpp"
 #include "slo/evaluation.hpp"
@@ -60,6 +64,8 @@ std::vector<Prepared> load_all() {
       ParseResult p = parse_scenario(measurement_scenario(m));
       if (!p.ok) throw InternalError("benchmark " + m.at("id").get<std::string>() + ": " + p.errors.front().path + " " + p.errors.front().message);
       Prepared x{m, p.scenario, p.normalized, m.at("metric"), figure_kind(m.at("metric")), m.value("source", m.at("point").get<std::string>())};
+      x.s.reference = Reference{};  // never used by a benchmark (reference.preset none); keeps copies small
+      x.s.reference.present = false;
       x.param = param(m, "concurrency") + param(m, "batch");
       out.push_back(std::move(x));
     }
@@ -340,11 +346,14 @@ FitResult fit_calibration(const std::vector<std::string>& exclude_sources) {
 
   // Per-figure loss, recomputed only for the figures a changed factor touches.
   std::vector<double> loss_of(preps.size(), 0.0);
+  // One working copy per figure, re-calibrated in place (no scenario copy per evaluation).
+  std::vector<Scenario> work(preps.size());
+  std::vector<double> measured(preps.size());
+  for (int i : used) work[i] = preps[i].s, measured[i] = preps[i].m.at("measured").get<double>();
   auto eval_point = [&](int i) {
-    Scenario s = preps[i].s;
-    apply(cal, s);
-    const double pred = predict(preps[i], evaluate_for(preps[i], s));
-    const double e = pred > 0 && std::isfinite(pred) ? std::log(pred / preps[i].m.at("measured").get<double>()) : 3.0;
+    apply(cal, work[i]);
+    const double pred = predict(preps[i], evaluate_for(preps[i], work[i]));
+    const double e = pred > 0 && std::isfinite(pred) ? std::log(pred / measured[i]) : 3.0;
     return robust(e);
   };
   auto touches = [&](const Param& p, int i) {
@@ -425,16 +434,32 @@ std::vector<BenchmarkRow> leave_one_source_out() {
   std::vector<std::string> sources;
   for (const auto& p : prepared())
     if (std::find(sources.begin(), sources.end(), p.source) == sources.end()) sources.push_back(p.source);
-  std::vector<BenchmarkRow> out;
-  for (const auto& held : sources) {
-    const Calibration cal = fit_calibration({held}).cal;
+  // One refit per source; folds are independent, so native builds run them on every core (the
+  // result does not depend on the order: each fold writes its own slot).
+  std::vector<std::vector<BenchmarkRow>> folds(sources.size());
+  auto fold = [&](std::size_t i) {
+    const Calibration cal = fit_calibration({sources[i]}).cal;
     for (const auto& p : prepared()) {
-      if (p.source != held) continue;
+      if (p.source != sources[i]) continue;
       Scenario s = p.s;
       apply(cal, s);
-      out.push_back(row_of(p, s, evaluate_for(p, s)));
+      folds[i].push_back(row_of(p, s, evaluate_for(p, s)));
     }
-  }
+  };
+#ifndef __EMSCRIPTEN__
+  std::atomic<std::size_t> next{0};
+  const unsigned workers = std::max(1u, std::min<unsigned>(std::thread::hardware_concurrency(), 8u));
+  std::vector<std::thread> pool;
+  for (unsigned w = 0; w < workers; ++w)
+    pool.emplace_back([&] {
+      for (std::size_t i; (i = next++) < sources.size();) fold(i);
+    });
+  for (auto& t : pool) t.join();
+#else
+  for (std::size_t i = 0; i < sources.size(); ++i) fold(i);
+#endif
+  std::vector<BenchmarkRow> out;
+  for (auto& f : folds) out.insert(out.end(), f.begin(), f.end());
   return out;
 }
 

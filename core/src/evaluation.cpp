@@ -34,6 +34,19 @@ std::vector<PoolEval> make_pools(const Scenario& s, const Deployment& d, const P
 
 namespace {
 
+// LengthDist solves for its rate by bisection; fits and searches evaluate the same workload many
+// times, so each thread keeps the last few solutions (identical results, no shared state).
+LengthDist cached_length_dist(double mean, double max) {
+  struct Entry { double mean, max; LengthDist d; };
+  thread_local std::vector<Entry> cache;
+  for (const auto& e : cache)
+    if (e.mean == mean && e.max == max) return e.d;
+  LengthDist d(mean, max);
+  if (cache.size() >= 16) cache.erase(cache.begin());
+  cache.push_back(Entry{mean, max, d});
+  return d;
+}
+
 void bind(PoolEval& pe, const Scenario& s, const Deployment& d, const Precision& p, const Gpu& g) {
   pe.pool.model = &s.model;
   pe.pool.precision = &p;
@@ -152,8 +165,8 @@ Evaluation evaluate_scenario(const Scenario& scenario, const EvalOptions& o) {
   ev.pools = make_pools(s, s.deployment, s.precision, s.gpu, s.gpus_per_node);
   for (auto& pe : ev.pools) bind(pe, s, s.deployment, s.precision, s.gpu);
   const Workload& w = s.workload;
-  ev.input = LengthDist(w.input_tokens, w.input_tokens_max);
-  ev.output = LengthDist(w.output_tokens, w.output_tokens_max);
+  ev.input = cached_length_dist(w.input_tokens, w.input_tokens_max);
+  ev.output = cached_length_dist(w.output_tokens, w.output_tokens_max);
   ev.running_context = std::min(w.context_length, w.input_tokens + w.output_tokens / 2.0);
   const double scale = o.time_scale;
   const double tpot_limit = s.slo.tpot_ms > 0 ? s.slo.tpot_ms * 1e-3 : 0.0;

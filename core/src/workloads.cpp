@@ -98,7 +98,9 @@ LoadResult closed_loop_admitted(const Evaluation& ev, double concurrency) {
     const double ahead = std::max(0.0, concurrency / dp_p - 1.0);
     return fixed + lag + t_pre + std::min(rho / (2.0 * (1.0 - rho)), ahead) * t_pre;
   };
-  auto tpot_at = [&](double lambda) { return decode_at(pe, per_group, ev.running_context, share_at(lambda), ev.time_scale).tpot_s; };
+  // The step does not depend on the load; only the share of GPU time it gets does (decode_at's TPOT).
+  const DecodePoint base = decode_at(pe, per_group, ev.running_context, 0, ev.time_scale);
+  auto tpot_at = [&](double lambda) { return base.tpot_s / std::max(1e-6, 1.0 - share_at(lambda)); };
   // Little's law over a request's life: lambda = C / (TTFT + (out - 1) TPOT); the rate the clients
   // generate falls as lambda rises (more prefill interference), so bisect for the crossing.
   auto offered = [&](double lambda) {
