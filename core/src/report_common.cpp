@@ -5,6 +5,11 @@
 
 namespace slo::rpt {
 
+std::string B::none() const {
+  return t("no value: the inputs put this figure out of computable range (a division by zero or an overflow)",
+           "无数值：输入使该指标超出可计算范围（除以零或溢出）");
+}
+
 std::string signed_num(double x, int digits) {
   std::string s = format_fixed(std::fabs(x), digits, true);
   return (x >= 0 ? "+" : "-") + s;
@@ -51,7 +56,7 @@ std::string bottleneck_label(const B& b, const std::string& k) {
   if (k == "hbm-kv") return b.t("HBM bandwidth (KV cache / activations)", "显存带宽（KV 缓存 / 激活）");
   if (k == "network") return b.t("network (EP / TP communication)", "网络（EP / TP 通信）");
   if (k == "overhead") return b.t("per-step overhead", "每步固定开销");
-  if (k.empty()) return b.t("n/a", "不适用");
+  if (k.empty()) return b.t("none: no step runs at this point (the pool serves no batch)", "无：此工作点不运行任何一步（该池没有可服务的批）");
   return k;
 }
 
@@ -85,7 +90,7 @@ const char* kind_label(const B& b, ThroughputKind k) {
 
 void step_rows(const B& b, Table& t, const StepParts& s) {
   auto row = [&](const char* en, const char* zh, double v) {
-    if (v > 0) t.rows.push_back({Value::str(b.t(en, zh)), ms(v, 2)});
+    if (v > 0) t.rows.push_back({Value::str(b.t(en, zh)), b.ms(v, 2)});
   };
   row("weight reads (HBM)", "读权重（HBM）", s.weights);
   row("KV-cache reads (HBM)", "读 KV 缓存（HBM）", s.kv);
@@ -101,7 +106,7 @@ void step_rows(const B& b, Table& t, const StepParts& s) {
   row("communication not hidden", "未被掩盖的通信", s.exposed_comm);
   row("per-step overhead", "每步固定开销", s.overhead);
   row("MTP draft passes", "MTP 草稿前向", s.mtp_draft);
-  t.rows.push_back({Value::str(b.t("step total", "单步合计")), ms(s.total, 2)});
+  t.rows.push_back({Value::str(b.t("step total", "单步合计")), b.ms(s.total, 2)});
 }
 
 // The report's title: the scenario's name, unless it is the default scenario's name carried over

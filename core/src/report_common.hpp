@@ -9,17 +9,23 @@
 
 namespace slo::rpt {
 
+// Labels in the report's language, and the value formatters. A figure without a finite value never
+// prints "n/a": it says why it has none (the caller's reason, or the generic one below).
 struct B {
   Lang lang;
   const char* t(const char* en, const char* zh) const { return L(lang, en, zh); }
+  std::string none() const;  // the generic reason a figure has no finite value
+  std::string num(double x, int digits = 0) const { return std::isfinite(x) ? format_fixed(x, digits, true) : none(); }
+  Value fixed(double x, int digits, std::string unit = "", bool grouping = false, std::string unit_sep = " ") const {
+    return std::isfinite(x) ? Value::fixed(x, digits, std::move(unit), grouping, std::move(unit_sep)) : Value::str(none());
+  }
+  Value percent(double x, int digits) const { return std::isfinite(x) ? Value::percent(x, digits) : Value::str(none()); }
+  Value gb(double bytes, int digits = 1) const { return fixed(bytes / 1e9, digits, "GB"); }
+  Value ms(double s, int digits = 1) const { return fixed(s * 1e3, digits, "ms"); }
+  Value tps(double x, const std::string& unit = "tokens/s") const { return fixed(x, x < 100 ? 1 : 0, unit, true); }
+  Value count(double x, const std::string& unit = "") const { return fixed(x, 0, unit, true); }
+  Value params_b(double p) const { return fixed(p / 1e9, 2, "B", false, ""); }
 };
-
-inline std::string num(double x, int digits = 0) { return format_fixed(x, digits, true); }
-inline Value gb(double bytes, int digits = 1) { return Value::fixed(bytes / 1e9, digits, "GB"); }
-inline Value ms(double s, int digits = 1) { return Value::fixed(s * 1e3, digits, "ms"); }
-inline Value tps(double x, const std::string& unit = "tokens/s") { return Value::fixed(x, x < 100 ? 1 : 0, unit, true); }
-inline Value count(double x, const std::string& unit = "") { return Value::fixed(x, 0, unit, true); }
-inline Value params_b(double p) { return Value::fixed(p / 1e9, 2, "B", false, ""); }
 
 std::string signed_num(double x, int digits);
 // Margin of `value` against `target` ("+376 sessions (+188.0%)"); `higher_is_better`.
