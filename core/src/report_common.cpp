@@ -29,7 +29,10 @@ Value margin(double value, double target, int digits, const std::string& unit, b
 const char* dtype_label(DType t) { return dtype_name(t); }
 
 std::string pool_desc(const B& b, const PoolConfig& p) {
-  std::string s = std::to_string(p.gpus) + " GPU: TP" + std::to_string(p.attention_tp) + " x DP" + std::to_string(p.dp_attention());
+  // Replicas: "24 GPU = 3 instances x 8 GPU: TP1 x DP8, EP8"; one instance prints as before.
+  std::string s = std::to_string(p.gpus) + " GPU";
+  if (p.replicas > 1) s += std::string(" = ") + std::to_string(p.replicas) + b.t(" instances x ", " 个实例 x ") + std::to_string(p.instance_gpus()) + " GPU";
+  s += ": TP" + std::to_string(p.attention_tp) + " x DP" + std::to_string(p.instance_dp());
   if (p.ep > 1) s += ", EP" + std::to_string(p.ep);
   if (p.moe_tp() > 1 && p.ep >= 1) s += ", MoE TP" + std::to_string(p.moe_tp());
   if (p.redundant_experts > 0) s += ", +" + std::to_string(p.redundant_experts) + b.t(" redundant experts", " 个冗余专家");
