@@ -9,4 +9,5 @@ EMSCRIPTEN_BINDINGS(slo_core) {
   emscripten::function("defaultScenario", &slo::api::default_scenario);
   emscripten::function("catalog", &slo::api::catalog);
   emscripten::function("version", &slo::api::version);
+  emscripten::function("search", &slo::api::search);
 }

@@ -88,6 +88,11 @@ double littles_sessions(const Scenario& s) {
 
 }  // namespace
 
+double analyse_time_scale(const Scenario& s) {
+  const ReferenceFit c = calibrate(s);
+  return c.calibrated ? 1.0 / c.implied : 1.0;
+}
+
 Analysis analyse(const Scenario& s_in) {
   Analysis a;
   a.input = s_in;

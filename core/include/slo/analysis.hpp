@@ -63,6 +63,8 @@ struct Analysis {
 };
 
 Analysis analyse(const Scenario& s);
+// The time scale of the scenario's evaluation (1 / implied efficiency when calibrating to the reference).
+double analyse_time_scale(const Scenario& s);
 
 // Tokens of a request in a throughput kind.
 double tokens_of(ThroughputKind k, double in, double out);
