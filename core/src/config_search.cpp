@@ -29,6 +29,8 @@ std::vector<int> divisors(int n) {
   return d;
 }
 
+}  // namespace
+
 // Instance layouts of a pool of `n` GPUs that pass the scenario's divisibility rules.
 std::vector<PoolConfig> pool_shapes(const ModelArch& m, int n, int gpn) {
   std::vector<PoolConfig> out;
@@ -66,6 +68,8 @@ std::vector<PoolConfig> pool_shapes(const ModelArch& m, int n, int gpn) {
   }
   return out;
 }
+
+namespace {
 
 struct Space {
   const Scenario& s;

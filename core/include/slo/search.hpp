@@ -92,6 +92,9 @@ struct SearchResult {
 using SearchProgress = std::function<bool(double)>;
 SearchResult search_configurations(const Scenario& s, const SearchOptions& o, const SearchProgress& progress = {});
 
+// The instance layouts the search tries for a pool of `gpus` GPUs.
+std::vector<PoolConfig> pool_shapes(const ModelArch& m, int gpus, int gpus_per_node);
+
 // True when a is at least as good as b on both axes and better on one.
 bool dominates(const SearchPoint& a, const SearchPoint& b);
 
