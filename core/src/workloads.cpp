@@ -30,7 +30,10 @@ double admit_limit(const Evaluation& ev) {
   const PoolEval& pe = ev.decode_pool();
   const double per = pe.plan.session_bytes(ev.s.workload.input_tokens + ev.s.workload.output_tokens);
   const double kv = pe.plan.fits() && per > 0 ? std::floor(pe.plan.kv_pool / per) : 0.0;
-  return pe.plan.dp * std::min(kv, static_cast<double>(ev.s.deployment.engine.max_running_requests));
+  // The scenario's own batch cap (per GPU, so attention_tp per DP group) or the engine's default.
+  const int cap_gpu = ev.s.deployment.max_decode_batch_per_gpu;
+  const double cap = cap_gpu > 0 ? static_cast<double>(cap_gpu) * pe.pool.cfg.attention_tp : ev.s.deployment.engine.max_running_requests;
+  return pe.plan.dp * std::min(kv, cap);
 }
 
 // A benchmark of N requests at concurrency C ends with a tail: the last requests run with fewer
