@@ -10,4 +10,5 @@ EMSCRIPTEN_BINDINGS(slo_core) {
   emscripten::function("catalog", &slo::api::catalog);
   emscripten::function("version", &slo::api::version);
   emscripten::function("search", &slo::api::search);
+  emscripten::function("launch", &slo::api::launch);
 }

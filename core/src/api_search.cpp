@@ -4,6 +4,7 @@
 
 #include "slo/analysis.hpp"
 #include "slo/api.hpp"
+#include "slo/launch.hpp"
 #include "slo/scenario.hpp"
 #include "slo/search.hpp"
 
@@ -115,6 +116,29 @@ std::string search(const std::string& scenario_json, const std::string& options_
     return dump(error_doc("(internal)", std::string("internal error: ") + e.what()));
   } catch (...) {
     return dump(error_doc("(internal)", "internal error"));
+  }
+}
+
+std::string launch(const std::string& scenario_json, const std::string& options_json) {
+  try {
+    json opts = options_json.empty() ? json::object() : json::parse(options_json, nullptr, false);
+    if (opts.is_discarded() || !opts.is_object()) return dump(error_doc("(options)", "options: invalid value; allowed: a JSON object"));
+    const std::string engine = opts.value("engine", std::string("sglang"));
+    if (engine != "sglang" && engine != "vllm" && engine != "trtllm")
+      return dump(error_doc("(options).engine", "engine: invalid value \"" + engine + "\"; allowed: sglang, vllm, trtllm"));
+    ParseResult p = parse_scenario_text(scenario_json, opts.value("lang", std::string("en")) == "zh" ? Lang::Zh : Lang::En);
+    if (!p.ok) {
+      json errors = json::array();
+      for (const auto& e : p.errors) errors.push_back(to_json(e));
+      return dump(json{{"ok", false}, {"errors", errors}});
+    }
+    const LaunchPlan plan = launch_commands(p.scenario, engine);
+    json cmds = json::array();
+    for (const auto& c : plan.commands)
+      cmds.push_back(json{{"role", c.role}, {"replicas", c.replicas}, {"nodes", c.nodes}, {"command", c.command}, {"yaml", c.yaml}});
+    return dump(json{{"ok", true}, {"errors", json::array()}, {"engine", engine}, {"commands", cmds}, {"cannot", plan.cannot}});
+  } catch (const std::exception& e) {
+    return dump(error_doc("(internal)", std::string("internal error: ") + e.what()));
   }
 }
 

@@ -19,5 +19,8 @@ std::string version();
 // "top": [point], "evaluated", "considered", "pruned"}; a point: tokens/s per GPU and per user,
 // sessions, TTFT P50/P90 (ms), the targets it meets, and the scenario document that applies it.
 std::string search(const std::string& scenario_json, const std::string& options_json);
+// Launch commands for the scenario's deployment. options: {"engine": "sglang"|"vllm"|"trtllm"}
+// -> {"ok", "errors", "engine", "commands": [{"role", "replicas", "nodes", "command", "yaml"}], "cannot": [...]}
+std::string launch(const std::string& scenario_json, const std::string& options_json);
 
 }  // namespace slo::api
