@@ -9,4 +9,6 @@ EMSCRIPTEN_BINDINGS(slo_core) {
   emscripten::function("defaultScenario", &slo::api::default_scenario);
   emscripten::function("catalog", &slo::api::catalog);
   emscripten::function("version", &slo::api::version);
+  emscripten::function("search", &slo::api::search);
+  emscripten::function("launch", &slo::api::launch);
 }

@@ -34,6 +34,13 @@ const char* kUsage = R"(usage:
                                           updates DATA_DIR/gpus.json and DATA_DIR/engines.json
   slo-estimator batch                     JSON lines {"scenario":..., "options":...} on stdin ->
                                           one evaluate() result per line on stdout
+  slo-estimator search [SCENARIO | -] [--mode frontier|fewest] [--gpus N] [--format text|json]
+      The Pareto frontier of tokens/s per GPU vs tokens/s per user for a GPU budget (the scenario's
+      cluster unless --gpus), or the fewest GPUs meeting every target; the configurations meeting
+      every target, each as the scenario that applies it (--format json).
+  slo-estimator launch [SCENARIO | -] [--engine sglang|vllm|trtllm]
+      Launch commands for the scenario's deployment, one per node role (TensorRT-LLM: with its
+      extra-options YAML); layouts the engine cannot express are named instead.
   slo-estimator --version
 )";
 
@@ -59,7 +66,7 @@ int print_errors(const json& result) {
 
 int main(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
-  std::string command, file, format = "text", lang = "en", method = "corrected", preset, write_path;
+  std::string command, file, format = "text", lang = "en", method = "corrected", preset, write_path, mode = "frontier", gpus, engine = "sglang";
   bool loo = false;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
@@ -75,6 +82,9 @@ int main(int argc, char** argv) {
     else if (a == "--method") next(method);
     else if (a == "--preset") next(preset);
     else if (a == "--write") next(write_path);
+    else if (a == "--mode") next(mode);
+    else if (a == "--engine") next(engine);
+    else if (a == "--gpus") next(gpus);
     else if (a == "--loo" || a == "--loso") loo = true;
     else if (a == "--help" || a == "-h") {
       std::cout << kUsage;
@@ -87,7 +97,7 @@ int main(int argc, char** argv) {
       return 2;
     } else if (command.empty() && file.empty() &&
                (a == "validate" || a == "default-scenario" || a == "minimal" || a == "catalog" || a == "benchmarks" ||
-                a == "fit" || a == "batch")) {
+                a == "fit" || a == "batch" || a == "search" || a == "launch")) {
       command = a;
     } else if (file.empty()) {
       file = a;
@@ -155,6 +165,25 @@ int main(int argc, char** argv) {
     return 1;
   }
 
+  if (command == "launch") {
+    const json r = json::parse(slo::api::launch(text, json{{"engine", engine}, {"lang", lang}}.dump()));
+    if (!r["ok"].get<bool>()) return print_errors(r);
+    for (const auto& c : r["commands"]) {
+      std::cout << "# " << c["role"].get<std::string>() << ": " << c["replicas"] << " instance(s), " << c["nodes"] << " node(s) each\n";
+      if (!c["command"].get<std::string>().empty()) std::cout << c["command"].get<std::string>() << "\n";
+      if (!c["yaml"].get<std::string>().empty()) std::cout << "# " << c["role"].get<std::string>() << ".yaml\n" << c["yaml"].get<std::string>();
+    }
+    for (const auto& x : r["cannot"]) std::cout << "# not expressible in " << engine << ": " << x.get<std::string>() << "\n";
+    return 0;
+  }
+  if (command == "search") {
+    json opts{{"mode", mode}, {"lang", lang}};
+    if (!gpus.empty()) {
+      const json g = json::parse(gpus, nullptr, false);
+      opts["gpus"] = g.is_discarded() ? json(gpus) : g;
+    }
+    return slo::cli::search(text, opts.dump(), format);
+  }
   if (command == "validate" || command == "minimal") {
     json r = json::parse(slo::api::validate(text, lang));
     if (!r["ok"].get<bool>()) return print_errors(r);

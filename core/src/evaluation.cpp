@@ -140,7 +140,7 @@ double EvaluationData::prefill_work_share(double lambda) const {
 
 double EvaluationData::prefill_share(double lambda) const {
   const double work = prefill_work_share(lambda);
-  const int dp = prefill_pool().plan.dp;
+  const int dp = prefill_pool().pool.dp();  // ranks of one instance stall each other; replicas do not
   if (!s.model.is_moe() || dp <= 1 || work >= 1) return work;
   // DP-attention ranks meet at every MoE layer, so a prefill chunk on one rank stalls the others
   // (LMSYS 96xH100 blog, "one DP worker may process a prefill batch while another handles a decode

@@ -140,7 +140,7 @@ MemoryPlan plan_memory(const Pool& pool, double decode_seqs) {
   mp.hbm = pool.gpu->usable_memory_bytes();
   mp.usable = mp.hbm * d.memory_fraction;  // what the engine's memory flag grants (see kv_budget)
   mp.weights = weights_per_gpu(pool);
-  mp.dp = pool.dp();
+  mp.dp = pool.cfg.dp_attention();  // every instance's DP groups
   mp.pool_gpus = pool.cfg.gpus;
   // Bytes per token at short context (every layer holds it; sliding windows only cap long contexts).
   // The MTP draft layer caches its own KV for every token (SGLang/vLLM EAGLE-style draft KV pool).

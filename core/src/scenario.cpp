@@ -247,21 +247,33 @@ PoolConfig read_pool(Reader& R, const json& o, const std::string& base, int max_
   p.ep = R.integer(o, base, "ep", 1, 4096);
   p.pp = R.integer(o, base, "pp", 1, 1024);
   p.redundant_experts = R.integer(o, base, "redundant_experts", 0, 4096);
+  p.replicas = R.integer(o, base, "replicas", 1, 4096);
   return p;
 }
 
 // Cross-field rules of one active pool against the model: the impossible deployments.
 void check_pool(Reader& R, const PoolConfig& p, const ModelArch& m, const std::string& base, const json& o) {
   auto n = [](long long x) { return std::to_string(x); };
-  if (p.gpus % p.pp != 0) {
-    R.E.add_rule(base + ".pp", R.at(o, "pp"), "does not divide gpus (" + n(p.gpus) + ")", "不能整除 gpus（" + n(p.gpus) + "）",
+  if (p.gpus % p.replicas != 0) {
+    R.E.add_rule(base + ".replicas", R.at(o, "replicas"), "does not divide gpus (" + n(p.gpus) + ")", "不能整除 gpus（" + n(p.gpus) + "）",
                  "a divisor of " + n(p.gpus), n(p.gpus) + " 的约数");
+    return;
+  }
+  // Every rule below holds within one instance (gpus / replicas GPUs).
+  const int inst = p.instance_gpus();
+  if (inst % p.pp != 0) {
+    if (p.replicas == 1)
+      R.E.add_rule(base + ".pp", R.at(o, "pp"), "does not divide gpus (" + n(p.gpus) + ")", "不能整除 gpus（" + n(p.gpus) + "）",
+                   "a divisor of " + n(p.gpus), n(p.gpus) + " 的约数");
+    else
+      R.E.add_rule(base + ".pp", R.at(o, "pp"), "does not divide the GPUs of an instance (gpus / replicas = " + n(inst) + ")",
+                   "不能整除每个实例的 GPU 数（gpus / replicas = " + n(inst) + "）", "a divisor of " + n(inst), n(inst) + " 的约数");
     return;
   }
   if (p.pp > m.layers)
     R.E.add_rule(base + ".pp", R.at(o, "pp"), "exceeds the model's layer count (" + n(m.layers) + ")",
                  "超过模型层数（" + n(m.layers) + "）", "at most " + n(m.layers), "不超过 " + n(m.layers));
-  int stage = p.gpus / p.pp;
+  int stage = inst / p.pp;
   if (stage % p.attention_tp != 0)
     R.E.add_rule(base + ".attention_tp", R.at(o, "attention_tp"), "does not divide the GPUs of a pipeline stage (" + n(stage) + ")",
                  "不能整除每个流水级的 GPU 数（" + n(stage) + "）", "a divisor of " + n(stage), n(stage) + " 的约数");

@@ -105,6 +105,13 @@ double py_div(double a, double b) {
   return a / b;
 }
 
+// Target achievement = expected / target: with no throughput target the seed script stops with
+// ZeroDivisionError; the report says so instead of printing a number.
+Value achievement(double x, bool zh) {
+  if (std::isfinite(x)) return Value::percent(x, 1);
+  return Value::str(zh ? "无数值：未设吞吐目标（种子脚本会除以 0）" : "no value: no throughput target (the seed script would divide by zero)");
+}
+
 // Python's f"{x}" / f"{x:,}" for the seed's dict values: those are ints in the seed, so an
 // integral value prints without a decimal point; any other value prints as Python's repr
 // (shortest round-trip digits).
@@ -451,7 +458,7 @@ Report seed_report(const Scenario& s, Lang lang) {
     sec.row("concurrent_constrained", T("Concurrency-constrained throughput", "并发约束吞吐量"),
             Value::fixed(f.concurrent_constrained, 0, TOKS, true));
     sec.row("actual_expected", T("Expected throughput", "实际预期吞吐量"), Value::fixed(f.actual_expected, 0, TOKS, true));
-    sec.row("target_achievement", T("Target achievement", "目标达成率"), Value::percent(f.target_achievement, 1));
+    sec.row("target_achievement", T("Target achievement", "目标达成率"), achievement(f.target_achievement, zh));
   }
 
   // 6. seed: "TTFT延迟分析"
@@ -515,7 +522,7 @@ Report seed_report(const Scenario& s, Lang lang) {
     v.value = Value::fixed(f.actual_expected, 0, TOKS, true);
     v.target = num(tput_target, py_str(tput_target, true) + " " + TOKS, TOKS);
     v.margin = signed_fixed(f.actual_expected - tput_target, 0, TOKS, true);
-    v.detail = T("target achievement ", "目标达成率 ") + Value::percent(f.target_achievement, 1).text;
+    v.detail = T("target achievement ", "目标达成率 ") + achievement(f.target_achievement, zh).text;
     r.verdicts.push_back(v);
 
     v = Verdict{};

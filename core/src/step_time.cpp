@@ -251,7 +251,7 @@ void comm(const Ctx& c, StepParts& s, double n, bool low_latency, double moe_lay
     s.tp_allreduce += allreduce_time(c, n * (c.dp > 1 ? c.dp : 1) * H * 2.0 / (c.ep > 1 ? c.ep : 1), c.moe_tp) * moe_layers;
   // Pipeline: activations cross each stage boundary once.
   if (c.pool.cfg.pp > 1) {
-    const bool cross = c.pool.cfg.gpus > c.pool.gpus_per_node;
+    const bool cross = c.pool.cfg.instance_gpus() > c.pool.gpus_per_node;
     const double bw = cross ? c.g.nic_bytes_s * c.e.rdma : intra_bw(c);
     s.pp_send += (c.pool.cfg.pp - 1) * (link_time(n * H * 2.0, bw) + c.e.comm_latency_us * 1e-6);
   }

@@ -14,5 +14,13 @@ std::string default_scenario();
 // Model, GPU, scenario and reference presets, precision schemes and the scenario version.
 std::string catalog(const std::string& lang);
 std::string version();
+// Configuration search. options: {"mode": "frontier"|"fewest", "gpus", "max_nodes", "colocated",
+// "disaggregated", "mtp", "kv_fp8", "top", "lang"} -> {"ok", "errors", "gpus", "frontier": [point],
+// "top": [point], "evaluated", "considered", "pruned"}; a point: tokens/s per GPU and per user,
+// sessions, TTFT P50/P90 (ms), the targets it meets, and the scenario document that applies it.
+std::string search(const std::string& scenario_json, const std::string& options_json);
+// Launch commands for the scenario's deployment. options: {"engine": "sglang"|"vllm"|"trtllm"}
+// -> {"ok", "errors", "engine", "commands": [{"role", "replicas", "nodes", "command", "yaml"}], "cannot": [...]}
+std::string launch(const std::string& scenario_json, const std::string& options_json);
 
 }  // namespace slo::api

@@ -19,8 +19,9 @@ struct Pool {
   Phase phase = Phase::Colocated;
   bool with_mtp = false;  // MTP draft weights loaded (deployment.mtp.draft_tokens > 0)
 
-  int stage_gpus() const { return cfg.gpus / cfg.pp; }
-  int dp() const { return cfg.dp_attention(); }
+  // One instance of the pool (replicas share nothing): its pipeline stage and DP groups.
+  int stage_gpus() const { return cfg.instance_gpus() / cfg.pp; }
+  int dp() const { return cfg.instance_dp(); }
   // Nodes one pipeline stage spans (EP and TP traffic beyond one node goes over RDMA).
   int stage_nodes() const;
   // Local expert slots per GPU ((routed + redundant) / ep).

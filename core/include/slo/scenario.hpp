@@ -18,15 +18,20 @@ namespace slo {
 
 constexpr int kScenarioVersion = 1;
 
-// One pool of GPUs serving one phase (or both, colocated).
+// One pool of GPUs serving one phase (or both, colocated): `replicas` identical instances of
+// gpus / replicas GPUs each, every instance with its own attention TP / DP / EP / PP (they share no
+// EP traffic and do not stall each other; requests are balanced across them).
 struct PoolConfig {
-  int gpus = 0;
-  int attention_tp = 1;        // attention tensor parallel; DP attention degree = gpus / pp / attention_tp
-  int ep = 1;                  // expert parallel; MoE TP inside an EP rank = gpus / pp / ep
+  int gpus = 0;                // GPUs of the whole pool (all instances)
+  int attention_tp = 1;        // attention tensor parallel; DP attention degree = instance GPUs / pp / attention_tp
+  int ep = 1;                  // expert parallel within an instance; MoE TP inside an EP rank = instance GPUs / pp / ep
   int pp = 1;                  // pipeline stages
   int redundant_experts = 0;   // extra expert replicas per MoE layer (EPLB)
-  int dp_attention() const { return gpus / pp / attention_tp; }
-  int moe_tp() const { return gpus / pp / ep; }
+  int replicas = 1;            // identical instances (1 = the whole pool is one instance)
+  int instance_gpus() const { return gpus / replicas; }
+  int dp_attention() const { return gpus / pp / attention_tp; }  // DP groups of the whole pool
+  int instance_dp() const { return instance_gpus() / pp / attention_tp; }
+  int moe_tp() const { return instance_gpus() / pp / ep; }
 };
 
 struct Mtp {

@@ -40,3 +40,62 @@ struct Variant {
 std::vector<Variant> sensitivity_variants(const Scenario& s);
 
 }  // namespace slo
+
+#include <functional>
+#include <optional>
+
+namespace slo {
+
+// ------------------------------------------------------------------ configuration search
+// The space: colocated and every P:D split of a GPU budget (node-granular; GPU-granular within one
+// node); per pool the instance size and replica count, PP, attention TP (DP attention for the rest),
+// MoE TP (EP for the rest), redundant experts; MTP off or 1-3 drafts at the scenario's acceptance
+// (models with an MTP layer); FP8 KV (when allowed and the scenario's KV is 16-bit); the prefill
+// chunk (disaggregated prefill pools); the decode batch per GPU (max_decode_batch_per_gpu).
+// Every configuration is a scenario evaluated by evaluate_scenario(), as the report evaluates it.
+
+struct SearchOptions {
+  bool fewest = false;     // false: the frontier for a GPU budget; true: the fewest GPUs meeting every target
+  int gpus = 0;            // frontier: the budget (0 = the scenario's cluster)
+  int max_nodes = 0;       // fewest: the largest cluster tried (0 = max(16, 4 x the scenario's nodes), at most 64)
+  bool colocated = true, disaggregated = true;
+  bool mtp = true;         // try MTP (models with an MTP layer)
+  bool kv_fp8 = true;      // try an FP8 KV cache when the scenario's is BF16/FP16
+  std::vector<int> chunks{4096, 8192, 16384};            // prefill chunk of a disaggregated prefill pool
+  std::vector<int> decode_batches{16, 32, 64, 128, 0};   // max_decode_batch_per_gpu (0 = engine limit)
+  int top = 20;            // configurations listed (meeting every target, most tokens/s per GPU first)
+  double time_scale = 1.0; // calibration (as the report's)
+};
+
+struct SearchPoint {
+  Scenario scenario;        // the configuration as a scenario (deployment, KV precision, cluster)
+  int gpus = 0;
+  double tps_per_gpu = 0;   // capacity at the TPOT limit in the throughput target's kind, per GPU
+  double tps_per_user = 0;  // output tokens/s of one user at that point (1 / TPOT, MTP included)
+  double sessions = 0;      // concurrent sessions at the target context
+  double ttft_p50 = 0, ttft_p90 = 0;  // s, at the workload's load (0 with ttft_known false)
+  bool ttft_known = false;
+  TargetCheck met;
+};
+
+struct SearchResult {
+  int gpus = 0;                       // the budget searched (fewest: the answer, 0 = none found)
+  std::vector<SearchPoint> frontier;  // Pareto set (tokens/s/user, tokens/s/GPU), by tokens/s/user
+  std::vector<SearchPoint> top;       // meeting every target, most tokens/s per GPU first
+  int evaluated = 0;                  // evaluate_scenario calls
+  int considered = 0;                 // configurations in the space
+  int pruned = 0;                     // skipped by a bound (dominated, or prefill side not the best)
+  bool cancelled = false;
+};
+
+// Progress in [0, 1]; return false to cancel (the result then holds what was found so far).
+using SearchProgress = std::function<bool(double)>;
+SearchResult search_configurations(const Scenario& s, const SearchOptions& o, const SearchProgress& progress = {});
+
+// The instance layouts the search tries for a pool of `gpus` GPUs.
+std::vector<PoolConfig> pool_shapes(const ModelArch& m, int gpus, int gpus_per_node);
+
+// True when a is at least as good as b on both axes and better on one.
+bool dominates(const SearchPoint& a, const SearchPoint& b);
+
+}  // namespace slo

@@ -1,0 +1,72 @@
+// The analysis stage: every figure the corrected report shows beyond the scenario's own evaluation
+// (reference calibration, target checks, curves, the smallest cluster, sensitivity variants, seed
+// figures, held-out bands). It runs all the physics; the report stage only formats its result.
+//   scenario -> evaluate (evaluate_scenario) -> analyse (this) -> report (corrected_report) -> render
+#pragma once
+#include <optional>
+#include <utility>
+#include <vector>
+
+#include "slo/benchmarks.hpp"
+#include "slo/evaluation.hpp"
+#include "slo/search.hpp"
+#include "slo/seed_method.hpp"
+#include "slo/workload_result.hpp"
+
+namespace slo {
+
+// The reference measurement, predicted by this estimator, and the efficiency it implies.
+struct ReferenceFit {
+  bool present = false;      // a reference with a measured figure
+  Evaluation ref_eval;       // the reference deployment (no TTFT)
+  double predicted = 0;      // tokens/s in the measured kind at the reference's TPOT limit
+  double implied = 0;        // measured / predicted (0 = none)
+  bool calibrated = false;   // the scenario's times are scaled by 1 / implied
+};
+
+struct TtftCurvePoint {
+  double rate = 0;  // requests/s
+  double p50 = 0, p90 = 0, p99 = 0;  // s
+};
+
+// The concurrency target as a benchmark client sees it: that many sessions always in flight.
+struct AtConcurrency {
+  LoadResult loop;
+  double held_sessions = 0;  // sessions the KV pool holds at the running context
+  double prefill_rps = 0;    // prefill capacity in requests/s
+};
+
+struct Sensitivity {
+  Variant variant;
+  Evaluation eval;
+  TargetCheck check;
+};
+
+struct Analysis {
+  Scenario input;              // the scenario as given (the seed appendix reads it)
+  EvalOptions options;         // options of the scenario's evaluation (time scale)
+  ReferenceFit calibration;
+  Evaluation ev;               // the scenario, calibrated when asked
+  TargetCheck targets;
+  double colocated_prefill_work = 0;  // colocated: prefill work share of GPU time at capacity
+  double kv_bytes_per_token = 0;      // all layers, one copy
+  std::vector<std::pair<double, double>> capacity;  // (context, sessions of the decode side)
+  double tpot_batch1_s = 0;            // decode TPOT at one sequence per DP group
+  std::vector<std::pair<double, double>> decode_curve;  // (TPOT ms, output tokens/s per GPU)
+  double littles_sessions = 0;         // sessions decoding at once for the throughput target at the TPOT limit
+  std::optional<AtConcurrency> at_concurrency;
+  std::vector<TtftCurvePoint> ttft_curve;
+  Candidate smallest;
+  std::vector<Sensitivity> sensitivity;
+  SeedFigures seed;
+  FigureBands bands;
+};
+
+Analysis analyse(const Scenario& s);
+// The time scale of the scenario's evaluation (1 / implied efficiency when calibrating to the reference).
+double analyse_time_scale(const Scenario& s);
+
+// Tokens of a request in a throughput kind.
+double tokens_of(ThroughputKind k, double in, double out);
+
+}  // namespace slo

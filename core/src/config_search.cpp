@@ -1,0 +1,380 @@
+// Configuration search (search.hpp): the Pareto frontier of tokens/s per GPU against tokens/s per
+// user for a GPU budget, and the fewest GPUs meeting every target. Every configuration is a scenario
+// evaluated by evaluate_scenario(); bounds skip configurations that cannot reach the frontier:
+//  - colocated: capacity <= the pool's prefill capacity and tokens/s per user <= 1 / TPOT at one
+//    sequence per DP group, both from a cheap evaluation (no capacity search); a configuration whose
+//    bound is dominated by a point already found is not evaluated;
+//  - disaggregated: the decode point (TPOT, batch) does not depend on the prefill pool and the
+//    capacity is min(prefill, decode, KV transfer), so per split, KV precision and MTP only the prefill
+//    layout and chunk with the largest prefill capacity is paired with the decode layouts.
+#include <algorithm>
+#include <cmath>
+
+#include "slo/analysis.hpp"
+#include "slo/search.hpp"
+
+namespace slo {
+
+bool dominates(const SearchPoint& a, const SearchPoint& b) {
+  return a.tps_per_user >= b.tps_per_user && a.tps_per_gpu >= b.tps_per_gpu &&
+         (a.tps_per_user > b.tps_per_user || a.tps_per_gpu > b.tps_per_gpu);
+}
+
+namespace {
+
+std::vector<int> divisors(int n) {
+  std::vector<int> d;
+  for (int i = 1; i <= n; ++i)
+    if (n % i == 0) d.push_back(i);
+  return d;
+}
+
+}  // namespace
+
+// Instance layouts of a pool of `n` GPUs that pass the scenario's divisibility rules.
+std::vector<PoolConfig> pool_shapes(const ModelArch& m, int n, int gpn) {
+  std::vector<PoolConfig> out;
+  for (int g : divisors(n)) {
+    // Instances of a power of two GPUs within a node, or whole nodes.
+    if (!((g <= gpn && (g & (g - 1)) == 0) || g % gpn == 0)) continue;
+    for (int pp : {1, 2}) {
+      if (g % pp != 0 || pp > m.layers || (pp > 1 && g < 2 * gpn)) continue;
+      const int stage = g / pp;
+      for (int t : {1, 2, 4, 8, 16}) {
+        if (stage % t != 0 || t > m.heads || m.heads % t != 0 || t > gpn) continue;
+        PoolConfig p;
+        p.gpus = n;
+        p.replicas = n / g;
+        p.pp = pp;
+        p.attention_tp = t;
+        if (!m.is_moe()) {
+          if (t != stage) continue;  // dense: an instance is one TP group; replicas give data parallelism
+          out.push_back(p);
+          continue;
+        }
+        for (int moe_tp : {1, 2, 4, 8}) {
+          if (stage % moe_tp != 0 || m.moe_intermediate % moe_tp != 0) continue;
+          p.ep = stage / moe_tp;
+          const int r0 = p.ep > 1 ? (p.ep - m.routed_experts % p.ep) % p.ep : 0;
+          for (int r : {r0, r0 + p.ep}) {
+            if (p.ep == 1 && r > 0) continue;
+            if (p.ep > m.routed_experts + r) continue;
+            p.redundant_experts = r;
+            out.push_back(p);
+          }
+        }
+      }
+    }
+  }
+  return out;
+}
+
+namespace {
+
+struct Space {
+  const Scenario& s;
+  const SearchOptions& o;
+  int gpus = 0;
+  std::vector<DType> kvs;
+  std::vector<int> drafts;
+};
+
+Scenario base_scenario(const Space& sp) {
+  Scenario c = sp.s;
+  c.nodes = std::max(1, (sp.gpus + sp.s.gpus_per_node - 1) / sp.s.gpus_per_node);
+  return c;
+}
+
+bool fits(const Evaluation& ev) {
+  for (const auto& pe : ev.pools)
+    if (!pe.plan.fits()) return false;
+  return true;
+}
+
+double kind_tokens(const Scenario& s) { return tokens_of(s.slo.throughput_kind, s.workload.input_tokens, s.workload.output_tokens); }
+
+// Bounds of the decode side of a pool from a cheap evaluation (no capacity search): the batch per DP
+// group lies between b_lo (KV pool with the first plan's reserves, the cap, the TPOT limit) and b_hi
+// (KV pool with the smallest reserves); tokens/s per user <= 1 / TPOT(b_lo) and output tokens/s <=
+// the output at b_hi (without prefill: the colocated prefill share only lowers both).
+struct DecodeBound {
+  bool feasible = false;
+  double x = 0, output_tps = 0;
+};
+DecodeBound decode_bound(const Evaluation& ev, double time_scale) {
+  DecodeBound b;
+  const PoolEval& pe = ev.decode_pool();
+  const Scenario& s = ev.s;
+  if (!pe.plan.fits()) return b;
+  const double ctx = ev.running_context;
+  const double cap_gpu = s.deployment.max_decode_batch_per_gpu > 0 ? s.deployment.max_decode_batch_per_gpu : 4096;
+  const double cap = cap_gpu * pe.pool.cfg.attention_tp * pe.pool.cfg.pp;
+  const MemoryPlan roomy = plan_memory(pe.pool, 1);
+  auto kv_limit = [&](const MemoryPlan& m) {
+    const double per = m.session_bytes(ctx);
+    return per > 0 ? std::floor(m.kv_pool / per) : 0.0;
+  };
+  const double lo_kv = std::min(cap, kv_limit(pe.plan)), hi_kv = std::min(cap, kv_limit(roomy));
+  if (hi_kv < 1) return b;
+  const double limit = s.slo.tpot_ms > 0 ? s.slo.tpot_ms * 1e-3 : 0;
+  auto tpot = [&](double n) { return decode_at(pe, n, ctx, 0, time_scale).tpot_s; };
+  double b_tpot = hi_kv;
+  if (limit > 0 && tpot(hi_kv) > limit) {
+    if (tpot(1) > limit) return b;
+    double lo = 1, hi = hi_kv;
+    while (hi - lo > 1) {
+      const double mid = std::floor((lo + hi) / 2);
+      (tpot(mid) <= limit ? lo : hi) = mid;
+    }
+    b_tpot = lo;
+  }
+  b.feasible = true;
+  b.x = 1.0 / tpot(std::max(1.0, std::min(lo_kv, b_tpot)));
+  b.output_tps = decode_at(pe, std::min(hi_kv, b_tpot), ctx, 0, time_scale).output_tps;
+  return b;
+}
+
+struct Search {
+  Space sp;
+  SearchResult res;
+  std::vector<SearchPoint> all;  // every feasible configuration evaluated (for the top list)
+  const SearchProgress& progress;
+
+  EvalOptions quick() const {
+    EvalOptions e;
+    e.time_scale = sp.o.time_scale;
+    e.ttft = false;
+    return e;
+  }
+
+  bool dominated(double x, double y) const {
+    for (const auto& p : res.frontier)
+      if (p.tps_per_user >= x && p.tps_per_gpu >= y) return true;
+    return false;
+  }
+
+  void add(const Scenario& c, const Evaluation& ev) {
+    if (!fits(ev) || ev.lambda_max <= 0 || ev.op_max.tpot_s <= 0) return;
+    SearchPoint p;
+    p.scenario = c;
+    p.gpus = sp.gpus;
+    p.tps_per_gpu = ev.capacity_in_target_kind() / sp.gpus;
+    p.tps_per_user = 1.0 / ev.op_max.tpot_s;
+    p.sessions = ev.sessions_target_ctx;
+    p.met = check_targets(ev);
+    all.push_back(p);
+    for (const auto& q : res.frontier)
+      if (dominates(q, p) || (q.tps_per_user == p.tps_per_user && q.tps_per_gpu == p.tps_per_gpu)) return;
+    res.frontier.erase(std::remove_if(res.frontier.begin(), res.frontier.end(), [&](const SearchPoint& q) { return dominates(p, q); }),
+                       res.frontier.end());
+    res.frontier.push_back(p);
+  }
+
+  Evaluation eval(const Scenario& c, const EvalOptions& e) {
+    ++res.evaluated;
+    return evaluate_scenario(c, e);
+  }
+
+  struct Cand {
+    Scenario c;
+    double x_bound, y_bound;
+  };
+
+  // A candidate with its bounds, from a cheap evaluation; false when it cannot be feasible.
+  bool bound(Scenario c, double prefill_rps_cap, std::vector<Cand>& out) {
+    EvalOptions cheap = quick();
+    cheap.capacity = false;
+    const Evaluation ev = eval(c, cheap);
+    if (!fits(ev) || ev.prefill_tokens_s <= 0) return false;
+    const DecodeBound db = decode_bound(ev, sp.o.time_scale);
+    if (!db.feasible) return false;
+    const Workload& w = c.workload;
+    double rps = std::min({prefill_rps_cap, ev.prefill_tokens_s / w.input_tokens, db.output_tps / w.output_tokens});
+    if (!ev.disaggregated()) {
+      // Colocated: at lambda the decode side keeps at most 1 - (prefill work share) of the GPU time.
+      double lo = 0, hi = rps;
+      for (int i = 0; i < 30; ++i) {
+        const double mid = 0.5 * (lo + hi);
+        (mid * w.output_tokens <= db.output_tps * (1.0 - std::min(1.0, ev.prefill_work_share(mid))) ? lo : hi) = mid;
+      }
+      rps = hi;
+    }
+    out.push_back(Cand{std::move(c), db.x, rps * kind_tokens(c) / sp.gpus});
+    return true;
+  }
+
+  // Most promising first, so that bounds prune the rest (ties keep their order: deterministic).
+  void evaluate_all(std::vector<Cand>& cands, double f0, double f1) {
+    std::stable_sort(cands.begin(), cands.end(), [](const Cand& a, const Cand& b) { return a.y_bound > b.y_bound; });
+    for (std::size_t i = 0; i < cands.size(); ++i) {
+      if (i % 16 == 0 && !tick(f0 + (f1 - f0) * i / cands.size())) return;
+      if (dominated(cands[i].x_bound, cands[i].y_bound)) {
+        ++res.pruned;
+        continue;
+      }
+      add(cands[i].c, eval(cands[i].c, quick()));
+    }
+  }
+
+  void colocated(const Scenario& base) {
+    std::vector<Cand> cands;
+    for (DType kv : sp.kvs)
+      for (int d : sp.drafts)
+        for (const PoolConfig& shape : pool_shapes(base.model, sp.gpus, base.gpus_per_node))
+          for (int cap : sp.o.decode_batches) {
+            ++res.considered;
+            Scenario c = base;
+            c.precision.kv_cache = kv;
+            c.deployment.disaggregated = false;
+            c.deployment.colocated = shape;
+            c.deployment.mtp.draft_tokens = d;
+            c.deployment.max_decode_batch_per_gpu = cap;
+            bound(std::move(c), 1e300, cands);
+          }
+    evaluate_all(cands, 0.5, 0.9);
+  }
+
+  void disaggregated(const Scenario& base, int prefill_gpus) {
+    const int gpn = base.gpus_per_node;
+    const std::vector<PoolConfig> pre_shapes = pool_shapes(base.model, prefill_gpus, gpn);
+    const std::vector<PoolConfig> dec_shapes = pool_shapes(base.model, sp.gpus - prefill_gpus, gpn);
+    if (pre_shapes.empty() || dec_shapes.empty()) return;
+    EvalOptions cheap = quick();
+    cheap.capacity = false;
+    for (DType kv : sp.kvs)
+      for (bool mtp_on : {false, true}) {
+        if (mtp_on && sp.drafts.size() < 2) continue;
+        // The prefill side with the largest capacity (prefill does not depend on the decode layout).
+        Scenario c = base;
+        c.precision.kv_cache = kv;
+        c.deployment.disaggregated = true;
+        c.deployment.decode = dec_shapes.front();
+        c.deployment.mtp.draft_tokens = mtp_on ? 1 : 0;
+        double best = 0, best_pass = 0;
+        bool found = false;
+        PoolConfig best_shape;
+        int best_chunk = 0;
+        for (const PoolConfig& ps : pre_shapes)
+          for (int chunk : sp.o.chunks) {
+            c.deployment.prefill = ps;
+            c.deployment.chunked_prefill_tokens = chunk;
+            const Evaluation ev = eval(c, cheap);
+            if (!ev.prefill_pool().plan.fits()) continue;
+            const double cap = ev.prefill_tokens_s;
+            if (!found || cap > best || (cap == best && ev.prefill_step.total < best_pass)) {
+              best = cap;
+              best_pass = ev.prefill_step.total;
+              best_shape = ps;
+              best_chunk = chunk;
+              found = true;
+            }
+          }
+        res.pruned += static_cast<int>(pre_shapes.size() * sp.o.chunks.size()) - 1;
+        if (!found) continue;
+        c.deployment.prefill = best_shape;
+        c.deployment.chunked_prefill_tokens = best_chunk;
+        std::vector<Cand> cands;
+        for (int d : sp.drafts) {
+          if ((d > 0) != mtp_on) continue;
+          c.deployment.mtp.draft_tokens = d;
+          for (const PoolConfig& ds : dec_shapes)
+            for (int cap : sp.o.decode_batches) {
+              res.considered += static_cast<int>(pre_shapes.size() * sp.o.chunks.size());
+              c.deployment.decode = ds;
+              c.deployment.max_decode_batch_per_gpu = cap;
+              bound(c, best / base.workload.input_tokens, cands);
+            }
+        }
+        evaluate_all(cands, 0.5, 0.5);
+      }
+  }
+
+  bool tick(double f) {
+    if (res.cancelled) return false;
+    if (progress && !progress(std::clamp(f, 0.0, 1.0))) res.cancelled = true;
+    return !res.cancelled;
+  }
+
+  // TTFT of a point at the workload's load, and every target with it.
+  void with_ttft(SearchPoint& p) {
+    EvalOptions e;
+    e.time_scale = sp.o.time_scale;
+    e.ttft = true;
+    e.ttft_requests = 1000;
+    const Evaluation ev = eval(p.scenario, e);
+    p.met = check_targets(ev);
+    p.ttft_known = ev.ttft.stable && ev.ttft.simulated > 0;
+    p.ttft_p50 = p.ttft_known ? ev.ttft.p50 : 0;
+    p.ttft_p90 = p.ttft_known ? ev.ttft.p90 : 0;
+  }
+
+  void run() {
+    const Scenario base = base_scenario(sp);
+    const int gpn = base.gpus_per_node;
+    // Disaggregated first: its evaluations are cheap, and its points prune the colocated ones.
+    if (sp.o.disaggregated) {
+      std::vector<int> splits;
+      if (sp.gpus >= 2 * gpn) {
+        for (int p = gpn; p < sp.gpus; p += gpn) splits.push_back(p);
+      } else {
+        for (int p = 1; p < sp.gpus; p *= 2) splits.push_back(p);
+      }
+      for (std::size_t i = 0; i < splits.size() && tick(0.5 * i / splits.size()); ++i) disaggregated(base, splits[i]);
+    }
+    if (sp.o.colocated && !res.cancelled) colocated(base);
+    std::stable_sort(res.frontier.begin(), res.frontier.end(), [](const SearchPoint& a, const SearchPoint& b) { return a.tps_per_user < b.tps_per_user; });
+    for (auto& p : res.frontier) with_ttft(p);
+    // The top list: every target met (TTFT simulated), most tokens/s per GPU first.
+    std::stable_sort(all.begin(), all.end(), [](const SearchPoint& a, const SearchPoint& b) { return a.tps_per_gpu > b.tps_per_gpu; });
+    int tried = 0;
+    for (auto& p : all) {
+      if (static_cast<int>(res.top.size()) >= sp.o.top || tried >= 4 * sp.o.top) break;
+      const TargetCheck& m = p.met;
+      if (!(m.memory && m.concurrency && m.throughput && m.tpot)) continue;
+      ++tried;
+      with_ttft(p);
+      if (p.met.all()) res.top.push_back(p);
+    }
+    tick(1.0);
+  }
+};
+
+SearchResult search_budget(const Scenario& s, const SearchOptions& o, int gpus, const SearchProgress& progress) {
+  Space sp{s, o, gpus, {s.precision.kv_cache}, {0}};
+  if (o.kv_fp8 && (s.precision.kv_cache == DType::BF16 || s.precision.kv_cache == DType::FP16)) sp.kvs.push_back(DType::FP8);
+  if (o.mtp && s.model.mtp_layers > 0) sp.drafts = {0, 1, 2, 3};
+  Search run{sp, {}, {}, progress};
+  run.res.gpus = gpus;
+  run.run();
+  return run.res;
+}
+
+}  // namespace
+
+SearchResult search_configurations(const Scenario& s, const SearchOptions& o, const SearchProgress& progress) {
+  if (!o.fewest) return search_budget(s, o, o.gpus > 0 ? o.gpus : s.cluster_gpus(), progress);
+  // Fewest GPUs: budgets upward, node by node; the first with a configuration meeting every target.
+  const int max_nodes = o.max_nodes > 0 ? o.max_nodes : std::min(64, std::max(16, 4 * s.nodes));
+  SearchResult total;
+  for (int n = 1; n <= max_nodes; ++n) {
+    auto sub = [&](double f) { return !progress || progress((n - 1 + f) / max_nodes); };
+    SearchResult r = search_budget(s, o, n * s.gpus_per_node, sub);
+    total.evaluated += r.evaluated;
+    total.considered += r.considered;
+    total.pruned += r.pruned;
+    if (r.cancelled) {
+      total.cancelled = true;
+      return total;
+    }
+    if (!r.top.empty()) {
+      r.evaluated = total.evaluated;
+      r.considered = total.considered;
+      r.pruned = total.pruned;
+      return r;
+    }
+  }
+  total.gpus = 0;
+  return total;
+}
+
+}  // namespace slo

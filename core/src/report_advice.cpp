@@ -1,0 +1,119 @@
+// Report stage: recommendations, the seed-vs-corrected table and the method notes (formatting only).
+#include <algorithm>
+#include <cmath>
+
+#include "report_common.hpp"
+
+namespace slo::rpt {
+
+void add_recommendations(Report& r, const Ctx& c) {
+  const B& b = c.b;
+  const Analysis& a = c.a;
+  const Evaluation& ev = c.ev;
+  const Scenario& s = c.s;
+  const TargetCheck& tc = c.tc;
+  const Lang lang = c.b.lang;
+  {
+    Section& sec = r.add_section("recommendations", b.t("Recommendations", "优化建议"));
+    const Candidate& best = a.smallest;
+    if (tc.all()) sec.bullet(b.t("The deployment as specified meets every target.", "当前部署满足全部目标。"));
+    if (best.found) {
+      sec.row("smallest", b.t("Smallest cluster meeting every target", "满足全部目标的最小集群"),
+              Value::str(std::to_string(best.nodes) + " x " + std::to_string(s.gpus_per_node) + " = " + std::to_string(best.nodes * s.gpus_per_node) + b.t(" GPUs", " 卡")), "", 0, layout_desc(b, best.deployment));
+      sec.row("smallest_capacity", b.t("its throughput capacity", "其吞吐能力"), b.tps(best.eval.capacity_in_target_kind()), "", 1);
+      sec.row("smallest_sessions", b.t("its concurrent sessions", "其并发会话"), b.count(best.eval.sessions_target_ctx), "", 1);
+      if (best.eval.ttft.stable) sec.row("smallest_ttft", b.t("its TTFT P50", "其 TTFT P50"), b.ms(best.eval.ttft.p50, 0), "", 1);
+    } else {
+      sec.row("smallest", b.t("Smallest cluster meeting every target", "满足全部目标的最小集群"),
+              Value::str(b.t("none found", "未找到")), "", 0,
+              std::to_string(best.evaluated) + b.t(" layouts tried up to ", " 种布局，最多 ") + std::to_string(std::min(64, std::max(16, 4 * s.nodes))) +
+                  b.t(" nodes; relax a target or change precision/GPU", " 节点；请放宽目标或更换精度/GPU"));
+    }
+    Table t;
+    t.id = "sensitivity";
+    t.title = b.t("What changes the verdicts (same GPUs)", "影响结论的因素（相同 GPU）");
+    t.columns = {b.t("change", "改动"), b.t("sessions", "会话数"), b.t("throughput", "吞吐"), b.t("TPOT at load", "负载 TPOT"), b.t("TTFT P50", "TTFT P50"),
+                 b.t("targets met", "达成目标")};
+    const TargetCheck base = tc;
+    for (const Sensitivity& sv : a.sensitivity) {
+      const Variant& v = sv.variant;
+      const Evaluation& e2 = sv.eval;
+      const TargetCheck& c2 = sv.check;
+      t.rows.push_back({Value::str(lang == Lang::Zh ? v.label_zh : v.label_en), b.count(e2.sessions_target_ctx), b.tps(e2.capacity_in_target_kind()),
+                        e2.load_sustainable ? b.ms(e2.op_load.tpot_s) : Value::str(b.t("overloaded", "过载")),
+                        e2.ttft.stable && e2.ttft.simulated > 0 ? b.ms(e2.ttft.p50, 0) : Value::str(b.t("unbounded", "无界")),
+                        Value::str(std::to_string(c2.met()) + " / 6")});
+      const std::string name = lang == Lang::Zh ? v.label_zh : v.label_en;
+      if (v.id == "as-is") continue;
+      if (c2.met() > base.met())
+        sec.bullet(name + b.t(": meets ", "：达成 ") + std::to_string(c2.met()) + b.t(" of 6 targets (now ", "/6 项目标（当前 ") + std::to_string(base.met()) + b.t(").", "）。"));
+      const double cap0 = ev.capacity_in_target_kind(), cap1 = e2.capacity_in_target_kind();
+      if (cap0 > 0 && cap1 > cap0 * 1.05)
+        sec.bullet(name + b.t(": throughput capacity ", "：吞吐能力 ") + b.num(cap0) + " -> " + b.num(cap1) + " tokens/s (" + signed_num((cap1 / cap0 - 1) * 100, 0) + "%).");
+      if (ev.sessions_target_ctx > 0 && e2.sessions_target_ctx > ev.sessions_target_ctx * 1.05 && s.slo.concurrent_sessions > 0 && !base.concurrency)
+        sec.bullet(name + b.t(": concurrent sessions ", "：并发会话 ") + b.num(ev.sessions_target_ctx) + " -> " + b.num(e2.sessions_target_ctx) + ".");
+    }
+    sec.table(t);
+  }
+}
+
+void add_seed_vs_corrected(Report& r, const Ctx& c) {
+  const B& b = c.b;
+  const Analysis& a = c.a;
+  const Evaluation& ev = c.ev;
+  const Scenario& s = c.s;
+  const PoolEval& dec = c.dec;
+  const Reference& ref = c.a.input.reference;
+  {
+    const SeedFigures& sf = a.seed;
+    Section& sec = r.add_section("seed_vs_corrected", b.t("Seed method vs corrected", "种子方法 vs 修正方法"));
+    Table t;
+    t.id = "seed_vs_corrected";
+    t.columns = {b.t("figure", "指标"), b.t("seed", "种子"), b.t("corrected", "修正"), b.t("why they differ", "差异原因")};
+    const MemoryPlan& dp = dec.plan;
+    t.rows.push_back({Value::str(b.t("weights per GPU", "单卡权重显存")), b.fixed(sf.per_gpu_memory_gb, 1, "GB"), b.gb(dp.weights.total()),
+                      Value::str(std::string(b.t("seed: 2 B/param, 4d^2 attention, 2-matrix experts, x1.48 scale; corrected: ", "种子：2 B/参数、4d² 注意力、双矩阵专家、整体 x1.48；修正：")) +
+                                 dtype_label(s.precision.weights) + b.t(" weights, exact MLA/expert shapes, BF16 embedding/head/router", " 权重、精确 MLA/专家形状、嵌入/输出头/路由器 BF16"))});
+    t.rows.push_back({Value::str(b.t("KV bytes per token", "每 token KV 字节")), b.count(sf.kv_cache_per_token_bytes, "B"), b.count(a.kv_bytes_per_token, "B"),
+                      Value::str(b.t("seed: 2 (K and V) x d_c; MLA caches one latent of kv_lora_rank + rope", "种子：2（K 与 V）x d_c；MLA 只缓存 kv_lora_rank + rope 的潜变量"))});
+    t.rows.push_back({Value::str(b.t("KV per GPU for the concurrency target", "并发目标所需的单卡 KV")), b.fixed(sf.per_gpu_kv_cache_gb, 1, "GB"),
+                      b.gb(s.slo.concurrent_sessions * ev.session_bytes_target_ctx / std::max(1, dp.dp)),
+                      Value::str(b.t("seed: every GPU holds all sessions; with DP attention each group holds its own (total / DP)", "种子：每卡持有全部会话；DP 注意力下每组只持有自己的会话（总量 / DP）"))});
+    t.rows.push_back({Value::str(b.t("memory left for KV per GPU", "单卡可用于 KV 的显存")), b.fixed(sf.available_memory_gb, 1, "GB"), b.gb(dp.kv_pool),
+                      Value::str(b.t("seed: fixed 4 + 2 GB reserves and BF16 weights; corrected: memory fraction and reserves sized from the batch", "种子：固定 4 + 2 GB 预留与 BF16 权重；修正：显存比例与按批大小计算的预留"))});
+    t.rows.push_back({Value::str(std::string(b.t("sessions at 32K", "32K 会话数"))), b.count(sf.max_concurrent_32k), b.count(ev.sessions_32k),
+                      Value::str(b.t("seed: one GPU's figure compared with a cluster target; corrected: summed over DP groups", "种子：用单卡数值对比集群目标；修正：按 DP 组求和"))});
+    t.rows.push_back({Value::str(b.t("throughput", "吞吐量")), b.tps(sf.actual_expected), b.tps(ev.capacity_in_target_kind()),
+                      Value::str(b.t("seed: 31,600 x sessions / 200; corrected: decode batch bounded by KV and TPOT, prefill capacity", "种子：31,600 x 会话数 / 200；修正：受 KV 与 TPOT 约束的 decode 批与 prefill 能力"))});
+    t.rows.push_back({Value::str(b.t("TTFT", "TTFT")), b.fixed(sf.total_ttft_ms, 1, "ms"),
+                      ev.ttft.stable && ev.ttft.simulated > 0 ? b.ms(ev.ttft.p50, 0) : Value::str(b.t("unbounded", "无界")),
+                      Value::str(b.t("seed: whole prefill on one GPU at 1 FLOP/MAC + 8 ms; corrected: prefill pool, 2 FLOPs/MAC, quadratic attention, queueing (P50)", "种子：整段 prefill 在单卡、每乘加 1 FLOP + 8 ms；修正：prefill 池、每乘加 2 FLOP、二次注意力、排队（P50）"))});
+    t.rows.push_back({Value::str(b.t("benchmark figure used", "基准数值的含义")), b.tps(ref.measured_tokens_per_s), Value::str(b.t("input + output", "输入 + 输出")),
+                      Value::str(b.t("212 QPM x (3,584 + 1,228) / 60 = 17.0k: the 15,800 tokens/s counts input and output", "212 QPM x (3,584 + 1,228) / 60 = 17.0k：15,800 tokens/s 包含输入与输出"))});
+    sec.table(t);
+  }
+}
+
+void add_method(Report& r, const Ctx& c) {
+  const B& b = c.b;
+  const Evaluation& ev = c.ev;
+  const Scenario& s = c.s;
+  {
+    Section& sec = r.add_section("method", b.t("How these numbers are computed", "计算方法"));
+    sec.bullet(b.t("Each operation costs max(bytes / achieved HBM bandwidth, FLOPs / achieved peak); EP dispatch/combine over NVLink and RDMA with per-layer latency; two-batch overlap hides part of the communication.",
+                   "每个算子耗时 = max(字节 / 实际显存带宽, FLOPs / 实际峰值)；EP dispatch/combine 按 NVLink 与 RDMA 带宽及每层延迟计算；两批重叠掩盖部分通信。"));
+    sec.bullet(std::string(b.t("Efficiency factors of ", "效率系数：")) + s.gpu.name + ": GEMM " + b.num(s.gpu.eff.gemm * 100, 0) + "%, attention " + b.num(s.gpu.eff.attention * 100, 0) +
+               "%, HBM " + b.num(s.gpu.eff.hbm * 100, 0) + "%, RDMA " + b.num(s.gpu.eff.rdma * 100, 0) + "%, NVLink " + b.num(s.gpu.eff.nvlink * 100, 0) + "%" +
+               (s.gpu.calibrated_on.empty() ? std::string(b.t(" (no published measurement for this GPU: family defaults)", "（该 GPU 无公开实测：使用同族默认值）"))
+                                            : std::string(b.t(" (fitted on ", "（拟合自 ")) + std::to_string(s.gpu.calibrated_on.size()) +
+                                                  (s.gpu.calibrated_on.size() == 1 ? b.t(" published measurement)", " 个公开实测）") : b.t(" published measurements)", " 个公开实测）"))));
+    if (s.gpu.calibrated_on.empty())
+      r.warnings.push_back(std::string(s.gpu.name) + b.t(": no published measurement in the calibration set; expect larger errors.", "：校准集中没有公开实测，误差可能更大。"));
+    if (!ev.load_sustainable && ev.lambda_load > 0)
+      r.warnings.push_back(b.t("The workload's load exceeds the deployment's capacity: TTFT grows without bound.", "负载超过部署能力：TTFT 将无限增长。"));
+    sec.bullet(std::string(b.t("Serving engine profile: ", "推理引擎配置：")) + s.deployment.engine.name +
+               (s.deployment.engine_version.empty() ? "" : " " + s.deployment.engine_version) + " (" + s.deployment.engine.memory_flag + ")");
+  }
+}
+
+}  // namespace slo::rpt

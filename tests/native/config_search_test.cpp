@@ -1,0 +1,153 @@
+// The configuration search: every frontier point meets the targets it claims; brute force over a
+// small space finds no configuration dominating a frontier point; the fewest-GPU answer is not
+// beaten by an exhaustive check of every smaller budget.
+#include <gtest/gtest.h>
+
+#include "slo/search.hpp"
+#include "test_scenario.hpp"
+
+namespace slo {
+namespace {
+
+using nlohmann::json;
+
+// A small space: an MoE model without an MTP layer on nodes of 4 H100s.
+Scenario small(int nodes, double throughput) {
+  return test::scenario(json{{"model", {{"preset", "Qwen/Qwen3-30B-A3B"}}},
+                             {"hardware", {{"gpu", "h100-80g"}, {"nodes", nodes}, {"gpus_per_node", 4}}},
+                             {"deployment", {{"mode", "colocated"}, {"colocated", {{"gpus", 4 * nodes}, {"attention_tp", 1}, {"ep", 4 * nodes}}}}},
+                             {"slo", {{"concurrent_sessions", 16}, {"throughput_tokens_per_s", throughput}, {"ttft_p50_ms", 2000}, {"tpot_ms", 50}}},
+                             {"reference", {{"preset", "none"}}}});
+}
+
+// Every configuration of the documented space for a budget of `gpus` (as search.hpp lists it).
+std::vector<Scenario> space(const Scenario& s, const SearchOptions& o, int gpus) {
+  std::vector<Scenario> out;
+  const int gpn = s.gpus_per_node;
+  Scenario base = s;
+  base.nodes = (gpus + gpn - 1) / gpn;
+  std::vector<DType> kvs{s.precision.kv_cache};
+  if (o.kv_fp8) kvs.push_back(DType::FP8);
+  for (DType kv : kvs) {
+    for (const PoolConfig& c : pool_shapes(s.model, gpus, gpn))
+      for (int cap : o.decode_batches) {
+        Scenario x = base;
+        x.precision.kv_cache = kv;
+        x.deployment.disaggregated = false;
+        x.deployment.colocated = c;
+        x.deployment.max_decode_batch_per_gpu = cap;
+        out.push_back(x);
+      }
+    std::vector<int> splits;
+    if (gpus >= 2 * gpn)
+      for (int p = gpn; p < gpus; p += gpn) splits.push_back(p);
+    else
+      for (int p = 1; p < gpus; p *= 2) splits.push_back(p);
+    for (int p : splits)
+      for (const PoolConfig& pc : pool_shapes(s.model, p, gpn))
+        for (int chunk : o.chunks)
+          for (const PoolConfig& dc : pool_shapes(s.model, gpus - p, gpn))
+            for (int cap : o.decode_batches) {
+              Scenario x = base;
+              x.precision.kv_cache = kv;
+              x.deployment.disaggregated = true;
+              x.deployment.prefill = pc;
+              x.deployment.decode = dc;
+              x.deployment.chunked_prefill_tokens = chunk;
+              x.deployment.max_decode_batch_per_gpu = cap;
+              out.push_back(x);
+            }
+  }
+  return out;
+}
+
+bool fits(const Evaluation& ev) {
+  for (const auto& pe : ev.pools)
+    if (!pe.plan.fits()) return false;
+  return true;
+}
+
+TEST(ConfigSearch, FrontierPointsMeetWhatTheyClaimAndNothingDominatesThem) {
+  const Scenario s = small(1, 5000);
+  SearchOptions o;
+  const SearchResult r = search_configurations(s, o);
+  ASSERT_GE(r.frontier.size(), 3u);
+  EXPECT_GT(r.pruned, 0);
+  for (std::size_t i = 0; i < r.frontier.size(); ++i) {
+    const SearchPoint& p = r.frontier[i];
+    if (i > 0) {
+      EXPECT_GT(p.tps_per_user, r.frontier[i - 1].tps_per_user);  // a frontier: x up, y down
+      EXPECT_LT(p.tps_per_gpu, r.frontier[i - 1].tps_per_gpu);
+    }
+    // The point's scenario evaluated as the report evaluates it gives the claimed figures and verdicts.
+    EvalOptions e;
+    e.ttft_requests = 1000;
+    const Evaluation ev = evaluate_scenario(p.scenario, e);
+    EXPECT_DOUBLE_EQ(ev.capacity_in_target_kind() / 4, p.tps_per_gpu);
+    EXPECT_DOUBLE_EQ(1.0 / ev.op_max.tpot_s, p.tps_per_user);
+    const TargetCheck c = check_targets(ev);
+    EXPECT_EQ(c.all(), p.met.all());
+    EXPECT_EQ(c.tpot, p.met.tpot);
+    EXPECT_EQ(c.throughput, p.met.throughput);
+    EXPECT_EQ(c.ttft_p50, p.met.ttft_p50);
+    if (s.slo.tpot_ms > 0) EXPECT_GE(p.tps_per_user, 1000.0 / s.slo.tpot_ms * (1 - 1e-9));
+  }
+  for (const SearchPoint& p : r.top) EXPECT_TRUE(p.met.all());
+  ASSERT_FALSE(r.top.empty());
+  // Brute force: no configuration of the space dominates a frontier point.
+  EvalOptions quick;
+  quick.ttft = false;
+  int feasible = 0;
+  for (const Scenario& c : space(s, o, 4)) {
+    const Evaluation ev = evaluate_scenario(c, quick);
+    if (!fits(ev) || ev.lambda_max <= 0 || ev.op_max.tpot_s <= 0) continue;
+    ++feasible;
+    SearchPoint q;
+    q.tps_per_gpu = ev.capacity_in_target_kind() / 4;
+    q.tps_per_user = 1.0 / ev.op_max.tpot_s;
+    for (const SearchPoint& p : r.frontier)
+      ASSERT_FALSE(dominates(q, p)) << "a configuration (" << q.tps_per_user << ", " << q.tps_per_gpu << ") dominates frontier point ("
+                                    << p.tps_per_user << ", " << p.tps_per_gpu << ")";
+  }
+  EXPECT_GT(feasible, 100);
+}
+
+TEST(ConfigSearch, FewestGpusIsNotBeatenByAnExhaustiveCheck) {
+  const Scenario s = small(1, 100000);
+  SearchOptions o;
+  o.fewest = true;
+  o.max_nodes = 4;
+  const SearchResult r = search_configurations(s, o);
+  ASSERT_GT(r.gpus, 4);  // one node is not enough for 100,000 tokens/s
+  ASSERT_FALSE(r.top.empty());
+  EXPECT_TRUE(r.top.front().met.all());
+  EXPECT_EQ(r.top.front().gpus, r.gpus);
+  // Every smaller budget (whole nodes), every configuration: none meets every target.
+  EvalOptions quick, full;
+  quick.ttft = false;
+  full.ttft_requests = 1000;
+  for (int g = 4; g < r.gpus; g += 4)
+    for (const Scenario& c : space(s, o, g)) {
+      const TargetCheck t = check_targets(evaluate_scenario(c, quick));
+      if (!(t.memory && t.concurrency && t.throughput && t.tpot)) continue;
+      EXPECT_FALSE(check_targets(evaluate_scenario(c, full)).all()) << g << " GPUs meet every target";
+    }
+}
+
+TEST(ConfigSearch, DeterministicAndCancellable) {
+  const Scenario s = small(1, 5000);
+  const SearchResult a = search_configurations(s, {}), b = search_configurations(s, {});
+  ASSERT_EQ(a.frontier.size(), b.frontier.size());
+  for (std::size_t i = 0; i < a.frontier.size(); ++i) EXPECT_EQ(a.frontier[i].tps_per_gpu, b.frontier[i].tps_per_gpu);
+  int calls = 0;
+  const SearchResult c = search_configurations(s, {}, [&](double f) {
+    EXPECT_GE(f, 0.0);
+    EXPECT_LE(f, 1.0);
+    return ++calls < 3;
+  });
+  EXPECT_TRUE(c.cancelled);
+  EXPECT_LT(c.evaluated, a.evaluated);
+}
+
+}  // namespace
+}  // namespace slo

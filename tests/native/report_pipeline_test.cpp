@@ -1,0 +1,49 @@
+// The report pipeline: analyse() runs the physics once, the report stage formats it; the same
+// analysis gives the same report as corrected_report(scenario); no figure prints "n/a".
+#include <gtest/gtest.h>
+
+#include "slo/analysis.hpp"
+#include "slo/corrected_report.hpp"
+#include "test_scenario.hpp"
+
+namespace slo {
+namespace {
+
+using nlohmann::json;
+
+TEST(ReportPipeline, ReportOfAnAnalysisEqualsReportOfTheScenario) {
+  const Scenario s = test::scenario(json::object());
+  const Analysis a = analyse(s);
+  EXPECT_EQ(render_text(corrected_report(a, Lang::En)), render_text(corrected_report(s, Lang::En)));
+  EXPECT_EQ(to_json(corrected_report(a, Lang::Zh)).dump(), to_json(corrected_report(s, Lang::Zh)).dump());
+  // The analysis carries the figures the report prints: the default case's smallest cluster and
+  // the sensitivity rows (one per variant, the first the scenario as specified).
+  EXPECT_TRUE(a.smallest.found);
+  ASSERT_FALSE(a.sensitivity.empty());
+  EXPECT_EQ(a.sensitivity.front().variant.id, "as-is");
+  EXPECT_EQ(a.sensitivity.front().eval.lambda_max, a.ev.lambda_max);
+  EXPECT_EQ(a.ttft_curve.size(), 8u);  // every rate below capacity is stable on the default case
+}
+
+// A TPOT target no decode batch meets (1 ms) and no throughput target: these printed
+// "decode step bound by n/a" and the seed appendix's "Target achievement: n/a".
+TEST(ReportPipeline, FiguresWithoutAValueSayWhy) {
+  const Scenario s = test::scenario(json{{"slo", {{"tpot_ms", 1}, {"throughput_tokens_per_s", nullptr}}}});
+  for (Lang lang : {Lang::En, Lang::Zh}) {
+    const Report r = corrected_report(s, lang);
+    const std::string text = render_text(r);
+    EXPECT_EQ(text.find("n/a"), std::string::npos) << text;
+    EXPECT_EQ(text.find("不适用"), std::string::npos);
+    const Verdict* tpot = nullptr;
+    for (const auto& v : r.verdicts)
+      if (v.id == "tpot") tpot = &v;
+    ASSERT_NE(tpot, nullptr);
+    EXPECT_EQ(tpot->value.text, lang == Lang::En ? "no capacity" : "无服务能力");
+    EXPECT_NE(tpot->detail.find(lang == Lang::En ? "TPOT at batch 1 is" : "batch 1 的 TPOT 为"), std::string::npos) << tpot->detail;
+  }
+  const std::string seed = render_text(corrected_report(s, Lang::En).appendices.at(0));
+  EXPECT_NE(seed.find("Target achievement: no value: no throughput target"), std::string::npos) << seed;
+}
+
+}  // namespace
+}  // namespace slo
