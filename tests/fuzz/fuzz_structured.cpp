@@ -48,12 +48,12 @@ const Pools& pools() {
     const json cat = json::parse(slo::api::catalog("en"));
     for (const auto& m : cat["models"]) q.strings.push_back(m["id"]);
     for (const auto& g : cat["gpus"]) q.strings.push_back(g["id"]);
-    for (const auto& s : cat["scenario_presets"]) q.subtrees.push_back(s["scenario"]);
+    for (const auto& s : cat["scenario_presets"]["presets"]) q.subtrees.push_back(s["scenario"]);
     for (const char* s : {"custom", "disaggregated", "colocated", "auto", "on", "off", "bf16", "fp8", "int8", "fp4", "mxfp4",
                           "corrected", "seed", "output", "total", "sliding_attention", "full_attention"})
       q.strings.push_back(s);
     for (const auto& f : slo::data::list("models/"))
-      if (f != "models/index.json") q.subtrees.push_back(json{{"preset", nullptr}, {"config", json::parse(slo::data::file(f))}});
+      if (f != "models/index.json" && f.size() > 5 && f.compare(f.size() - 5, 5, ".json") == 0) q.subtrees.push_back(json{{"preset", nullptr}, {"config", json::parse(slo::data::file(f))}});
     return q;
   }();
   return p;

@@ -66,7 +66,7 @@ json parse_strict(const std::string& out, const std::string& doc, const char* wh
 long time_bound_ms() {
   static const long bound = [] {
     const char* s = std::getenv("SLO_FUZZ_TIME_BOUND_MS");
-    return s ? std::atol(s) : 2000L;  // sanitizers cost ~10-20x; the native bound is 50 ms (docs/DESIGN.md)
+    return s ? std::atol(s) : 3000L;  // sanitizers cost ~10-20x; the native bound is 50 ms (docs/DESIGN.md)
   }();
   return bound;
 }
