@@ -5,116 +5,194 @@
 #include <cstdio>
 #include <fstream>
 #include <iostream>
-#include <sstream>
+#include <map>
+#include <set>
 
 #include <nlohmann/json.hpp>
 
 #include "slo/benchmarks.hpp"
-#include "slo/data.hpp"
 #include "slo/report.hpp"
-#include "slo/scenario.hpp"
 
 namespace slo::cli {
 
 using nlohmann::json;
+using ojson = nlohmann::ordered_json;
 
-int benchmarks(const std::string& format, const std::string& lang) {
-  (void)lang;
-  const auto rows = run_benchmarks();
-  std::vector<double> errs;
-  for (const auto& r : rows) errs.push_back(std::fabs(r.error_pct()));
-  std::vector<double> sorted = errs;
-  std::sort(sorted.begin(), sorted.end());
-  const double median = sorted.empty() ? 0 : (sorted.size() % 2 ? sorted[sorted.size() / 2]
-                                                                : 0.5 * (sorted[sorted.size() / 2 - 1] + sorted[sorted.size() / 2]));
-  const double worst = sorted.empty() ? 0 : sorted.back();
-  if (format == "json") {
-    json out = json::array();
-    for (const auto& r : rows)
-      out.push_back(json{{"id", r.id}, {"point", r.point}, {"label", r.label}, {"gpu", r.gpu}, {"metric", r.metric}, {"unit", r.unit},
-                         {"predicted", r.predicted}, {"measured", r.measured}, {"error_pct", r.error_pct()},
-                         {"assumptions", r.assumptions}, {"scenario", r.scenario}});
-    std::cout << json{{"rows", out}, {"median_abs_error_pct", median}, {"max_abs_error_pct", worst}}.dump(2) << "\n";
-    return 0;
-  }
-  const bool md = format == "md";
-  if (md) std::cout << "| measurement | GPU | predicted | measured | error |\n|---|---|---:|---:|---:|\n";
+namespace {
+
+double quantile(std::vector<double> v, double q) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  const double pos = q * (v.size() - 1);
+  const std::size_t i = static_cast<std::size_t>(pos);
+  return i + 1 < v.size() ? v[i] + (pos - i) * (v[i + 1] - v[i]) : v[i];
+}
+
+struct Summary {
+  int n = 0;
+  double median = 0, p90 = 0, worst = 0;
+};
+Summary summarise(const std::vector<BenchmarkRow>& rows) {
+  std::vector<double> a;
+  for (const auto& r : rows) a.push_back(std::fabs(r.error_pct()));
+  Summary s;
+  s.n = static_cast<int>(a.size());
+  s.median = quantile(a, 0.5);
+  s.p90 = quantile(a, 0.9);
+  s.worst = a.empty() ? 0 : *std::max_element(a.begin(), a.end());
+  return s;
+}
+
+// Groups rows by a key: regime, family, engine, kind, source.
+template <class Key>
+std::map<std::string, std::vector<BenchmarkRow>> group(const std::vector<BenchmarkRow>& rows, Key key) {
+  std::map<std::string, std::vector<BenchmarkRow>> g;
+  for (const auto& r : rows) g[key(r)].push_back(r);
+  return g;
+}
+
+std::vector<double> errors(const std::vector<BenchmarkRow>& rows) {
+  std::vector<double> e;
+  for (const auto& r : rows) e.push_back(r.predicted / r.measured - 1.0);
+  return e;
+}
+
+ojson band_json(const Band& b) {
+  auto r = [](double x) { return std::round(x * 1e4) / 1e4; };
+  return ojson{{"n", b.n}, {"err_lo", r(b.err_lo)}, {"err_hi", r(b.err_hi)}, {"lo_pct", r(b.lo_pct)}, {"hi_pct", r(b.hi_pct)},
+               {"median_abs_pct", r(b.median_abs_pct)}};
+}
+
+void print_rows(const std::vector<BenchmarkRow>& rows, bool md) {
+  if (md) std::cout << "| figure | source | GPU | engine | regime | predicted | measured | error |\n|---|---|---|---|---|---:|---:|---:|\n";
   for (const auto& r : rows) {
     const int digits = r.measured < 100 ? 1 : 0;
     const std::string pred = format_fixed(r.predicted, digits, true), meas = format_fixed(r.measured, digits, true);
     char err[32];
     std::snprintf(err, sizeof err, "%+.1f%%", r.error_pct());
     if (md)
-      std::cout << "| " << r.label << " | " << r.gpu << " | " << pred << " " << r.unit << " | " << meas << " " << r.unit << " | " << err << " |\n";
+      std::cout << "| " << r.label << " | " << r.source << " | " << r.gpu << " | " << r.engine << " | " << r.regime << " | " << pred << " "
+                << r.unit << " | " << meas << " " << r.unit << " | " << err << " |\n";
     else
-      std::printf("%-40s %-10s predicted %12s  measured %12s %-14s error %7s\n", r.id.c_str(), r.gpu.c_str(), pred.c_str(), meas.c_str(),
-                  r.unit.c_str(), err);
+      std::printf("%-46s %-10s %-7s %-24s pred %11s meas %11s %-13s %8s\n", r.id.c_str(), r.gpu.c_str(), r.engine.c_str(), r.regime.c_str(),
+                  pred.c_str(), meas.c_str(), r.unit.c_str(), err);
   }
-  std::printf("%smedian |error| %.1f%%, max |error| %.1f%% over %zu measurements\n", md ? "\n" : "", median, worst, rows.size());
-  if (!md) {
-    std::printf("\nScenarios built for each measurement:\n");
-    for (const auto& r : rows)
-      std::printf("  %s: %s%s\n", r.id.c_str(), minimal_scenario(r.scenario).dump().c_str(), r.assumptions.empty() ? "" : ("\n    assumptions: " + r.assumptions).c_str());
+}
+
+template <class Key>
+void print_groups(const char* title, const std::vector<BenchmarkRow>& rows, Key key, bool md) {
+  std::printf(md ? "\n| %s | figures | median abs error | p90 | max | band (80%% of held-out errors) |\n|---|---:|---:|---:|---:|---|\n"
+                 : "\n%-30s figures  median    p90     max   band\n",
+              title);
+  for (const auto& [k, g] : group(rows, key)) {
+    const Summary s = summarise(g);
+    const Band b = band_from_errors(k, errors(g));
+    std::printf(md ? "| %s | %d | %.1f%% | %.1f%% | %.1f%% | %+.0f%% ... %+.0f%% |\n" : "%-30s %7d %6.1f%% %6.1f%% %6.1f%%   %+.0f%% ... %+.0f%%\n",
+                k.c_str(), s.n, s.median, s.p90, s.worst, b.lo_pct, b.hi_pct);
   }
+}
+
+int write_validation(const std::vector<BenchmarkRow>& rows, const std::string& path) {
+  ojson doc;
+  doc["about"] = "Error bands by regime from leave-one-source-out predictions (slo-estimator benchmarks --loso --write). "
+                 "err_lo/err_hi: the shortest range of held-out errors (predicted / measured - 1) holding 80% of the regime's figures; "
+                 "lo_pct/hi_pct: the same as a band on the truth around a prediction. A regime is validated with at least 5 figures.";
+  const Summary all = summarise(rows);
+  doc["overall"] = {{"n", all.n}, {"median_abs_pct", all.median}, {"p90_abs_pct", all.p90}, {"max_abs_pct", all.worst}};
+  for (const auto& [k, g] : group(rows, [](const BenchmarkRow& r) { return r.regime; })) doc["regimes"][k] = band_json(band_from_errors(k, errors(g)));
+  for (const auto& [k, g] : group(rows, [](const BenchmarkRow& r) { return figure_kind(r.metric); }))
+    doc["kinds"][k] = band_json(band_from_errors(k, errors(g)));
+  for (const auto& [k, g] : group(rows, [](const BenchmarkRow& r) { return r.family; })) doc["families"][k] = g.size();
+  std::ofstream out(path);
+  if (!out) {
+    std::cerr << "error: cannot write " << path << "\n";
+    return 1;
+  }
+  out << doc.dump(1) << "\n";
+  std::fprintf(stderr, "wrote %s (rebuild to compile it into the core)\n", path.c_str());
   return 0;
 }
 
-int fit(const std::string& write_path) {
-  if (write_path == "--loo") {
-    std::printf("Leave-one-point-out: each published point predicted by factors fitted without it\n");
-    double worst = 0;
-    std::vector<double> errs;
-    for (const auto& r : leave_one_out()) {
-      std::printf("%-40s %-10s predicted %12s  measured %12s %-14s error %+7.1f%%\n", r.id.c_str(), r.gpu.c_str(), format_fixed(r.predicted, r.measured < 100 ? 1 : 0, true).c_str(),
-                  format_fixed(r.measured, r.measured < 100 ? 1 : 0, true).c_str(), r.unit.c_str(), r.error_pct());
-      errs.push_back(std::fabs(r.error_pct()));
-      worst = std::max(worst, std::fabs(r.error_pct()));
-    }
-    std::sort(errs.begin(), errs.end());
-    std::printf("held-out median |error| %.1f%%, max %.1f%%\n", errs.empty() ? 0 : errs[errs.size() / 2], worst);
-    return 0;
+}  // namespace
+
+int benchmarks(const std::string& format, bool loso, const std::string& write_path) {
+  const auto rows = loso ? leave_one_source_out() : run_benchmarks();
+  const Summary s = summarise(rows);
+  if (format == "json") {
+    json out = json::array();
+    for (const auto& r : rows)
+      out.push_back(json{{"id", r.id}, {"point", r.point}, {"source", r.source}, {"label", r.label}, {"gpu", r.gpu}, {"family", r.family},
+                         {"engine", r.engine}, {"model", r.model}, {"metric", r.metric}, {"regime", r.regime}, {"unit", r.unit},
+                         {"predicted", r.predicted}, {"measured", r.measured}, {"error_pct", r.error_pct()}, {"assumptions", r.assumptions}});
+    std::cout << json{{"mode", loso ? "leave-one-source-out" : "in-sample"}, {"rows", out}, {"median_abs_error_pct", s.median},
+                      {"p90_abs_error_pct", s.p90}, {"max_abs_error_pct", s.worst}}
+                     .dump(2)
+              << "\n";
+  } else {
+    const bool md = format == "md";
+    print_rows(rows, md);
+    std::printf("\n%s: median |error| %.1f%%, p90 %.1f%%, max %.1f%% over %d figures\n", loso ? "leave-one-source-out" : "in-sample", s.median,
+                s.p90, s.worst, s.n);
+    print_groups("regime (family/kind/batch)", rows, [](const BenchmarkRow& r) { return r.regime; }, md);
+    print_groups("GPU family", rows, [](const BenchmarkRow& r) { return r.family; }, md);
+    print_groups("engine", rows, [](const BenchmarkRow& r) { return r.engine; }, md);
+    print_groups("figure kind", rows, [](const BenchmarkRow& r) { return figure_kind(r.metric); }, md);
+    print_groups("model", rows, [](const BenchmarkRow& r) { return r.model; }, md);
   }
-  const FitResult f = fit_efficiency();
-  auto show = [](const char* name, const Efficiency& e) {
-    std::printf("%-10s gemm %.3f attention %.3f attention_hbm %.3f hbm %.3f nvlink %.3f rdma %.3f comm_latency_us %.1f step_overhead_ms %.2f tbo_overlap %.2f\n",
-                name, e.gemm, e.attention, e.attention_hbm, e.hbm, e.nvlink, e.rdma, e.comm_latency_us, e.step_overhead_ms, e.tbo_overlap);
-  };
+  if (loso && !write_path.empty()) return write_validation(rows, write_path);
+  return 0;
+}
+
+int fit(const std::string& data_dir) {
+  const FitResult f = fit_calibration();
   std::printf("DeepEP low-latency kernel fit (rdma, comm latency): rms log error %.3f\n", f.kernel_rms_log_error);
-  for (const auto& k : deepep_low_latency_rows(f.family))
+  for (const auto& k : deepep_low_latency_rows(f.cal.family.at("hopper")))
     std::printf("  EP%-4d dispatch %5.0f us (measured %4.0f)  combine %5.0f us (measured %4.0f)\n", k.ep, k.predicted_dispatch_us,
                 k.dispatch_us, k.predicted_combine_us, k.combine_us);
-  show("hopper", f.family);
-  for (const auto& [g, e] : f.per_gpu) show(g.c_str(), e);
-  std::printf("rms log error on the end-to-end points: %.3f\n", f.rms_log_error);
-  if (write_path.empty()) return 0;
-  std::ifstream in(write_path);
-  if (!in) {
-    std::cerr << "error: cannot read " << write_path << "\n";
-    return 1;
-  }
-  nlohmann::ordered_json doc = nlohmann::ordered_json::parse(in, nullptr, false);
-  if (doc.is_discarded()) {
-    std::cerr << "error: " << write_path << " is not JSON\n";
-    return 1;
-  }
-  auto eff_json = [](const Efficiency& e) {
-    auto r = [](double x, double q) { return std::round(x / q) * q; };
-    return nlohmann::ordered_json{{"gemm", r(e.gemm, 0.001)}, {"attention", r(e.attention, 0.001)}, {"attention_hbm", r(e.attention_hbm, 0.001)},
-                {"hbm", r(e.hbm, 0.001)}, {"nvlink", r(e.nvlink, 0.001)}, {"rdma", r(e.rdma, 0.001)},
-                {"comm_latency_us", r(e.comm_latency_us, 0.1)}, {"step_overhead_ms", r(e.step_overhead_ms, 0.01)}, {"tbo_overlap", r(e.tbo_overlap, 0.01)}};
+  for (const auto& [fam, e] : f.cal.family)
+    std::printf("family %-10s gemm %.3f hbm %.3f attention %.3f launch x%.2f (%zu figures)\n", fam.c_str(), e.gemm, e.hbm, e.attention, e.launch_scale,
+                f.fitted_on.count(fam) ? f.fitted_on.at(fam).size() : 0);
+  for (const auto& [eng, o] : f.cal.engine)
+    std::printf("engine %-8s step %.2f ms, kernel %.2f us (prefill %.1f us), sequence %.1f us, request %.1f ms, wait %.2f steps\n", eng.c_str(),
+                o.step_ms, o.kernel_us, o.prefill_kernel_us, o.seq_us, o.request_ms, o.wait_steps);
+  std::printf("rms log error on the end-to-end figures: %.3f\n", f.rms_log_error);
+  if (data_dir.empty()) return 0;
+  auto r = [](double x, double q) { return std::round(x / q) * q; };
+  auto load = [](const std::string& p, ojson& doc) {
+    std::ifstream in(p);
+    doc = ojson::parse(in, nullptr, false);
+    return in.good() || !doc.is_discarded();
   };
-  // The Hopper fit is also the starting point for families without measurements.
-  for (const char* fam : {"hopper", "blackwell", "ampere", "default"}) doc["efficiency_families"][fam] = eff_json(f.family);
-  for (auto& g : doc["gpus"]) {
-    const std::string id = g["id"];
-    auto it = f.per_gpu.find(id);
-    if (it == f.per_gpu.end()) continue;
-    g["efficiency"] = eff_json(it->second);
-    g["calibrated_on"] = f.points.at(id);
+  ojson gpus, engines;
+  if (!load(data_dir + "/gpus.json", gpus) || !load(data_dir + "/engines.json", engines)) {
+    std::cerr << "error: cannot read gpus.json / engines.json in " << data_dir << "\n";
+    return 1;
   }
-  std::ofstream out(write_path);
-  out << doc.dump(1, ' ', false) << "\n";
-  std::printf("wrote %s (rebuild to compile it into the core)\n", write_path.c_str());
+  for (auto& [fam, e] : f.cal.family) {
+    if (!gpus["efficiency_families"].contains(fam)) continue;
+    ojson& j = gpus["efficiency_families"][fam];
+    j["gemm"] = r(e.gemm, 0.001);
+    j["hbm"] = r(e.hbm, 0.001);
+    j["attention"] = r(e.attention, 0.001);
+    j["launch_scale"] = r(e.launch_scale, 0.001);
+    if (fam == "hopper")
+      j["rdma"] = r(e.rdma, 0.001), j["comm_latency_us"] = r(e.comm_latency_us, 0.1), j["comm_latency_growth"] = r(e.comm_latency_growth, 0.001);
+    j["fitted_on"] = f.fitted_on.count(fam) ? f.fitted_on.at(fam) : std::vector<std::string>{};
+  }
+  for (auto& e : engines["engines"]) {
+    const std::string id = e["id"];
+    if (!f.cal.engine.count(id)) continue;
+    const EngineOverheads& o = f.cal.engine.at(id);
+    e["overheads"]["step_ms"] = r(o.step_ms, 0.01);
+    e["overheads"]["kernel_us"] = r(o.kernel_us, 0.01);
+    e["overheads"]["prefill_kernel_us"] = r(o.prefill_kernel_us, 0.1);
+    e["overheads"]["request_ms"] = r(o.request_ms, 0.1);
+    e["overheads"]["seq_us"] = r(o.seq_us, 0.1);
+    e["overheads"]["wait_steps"] = r(o.wait_steps, 0.01);
+  }
+  std::ofstream(data_dir + "/gpus.json") << gpus.dump(1) << "\n";
+  std::ofstream(data_dir + "/engines.json") << engines.dump(2) << "\n";
+  std::printf("wrote %s/gpus.json and %s/engines.json (rebuild to compile them into the core)\n", data_dir.c_str(), data_dir.c_str());
   return 0;
 }
 

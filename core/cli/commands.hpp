@@ -3,6 +3,7 @@
 #include <string>
 
 namespace slo::cli {
-int benchmarks(const std::string& format, const std::string& lang);
-int fit(const std::string& write_path);
+// In-sample (or, with loso, leave-one-source-out) predictions of every published figure.
+int benchmarks(const std::string& format, bool loso, const std::string& write_path);
+int fit(const std::string& data_dir);
 }  // namespace slo::cli

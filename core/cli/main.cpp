@@ -25,10 +25,13 @@ const char* kUsage = R"(usage:
   slo-estimator default-scenario          the full default scenario (the seed's case)
   slo-estimator minimal [SCENARIO | -]    the smallest document equal to SCENARIO
   slo-estimator catalog                   model, GPU and scenario presets
-  slo-estimator benchmarks [--format text|md|json]
-      Predicts every point of the published measurements and prints prediction, measurement, error.
-  slo-estimator fit [--write FILE | --loo] fits each GPU's efficiency factors on the published points
-                                          (--loo: leave-one-point-out check of the fit)
+  slo-estimator benchmarks [--format text|md|json] [--loso [--write FILE]]
+      Predicts every published measurement (core/data/benchmarks/) and prints prediction,
+      measurement, error, and the errors by regime. --loso: leave-one-source-out (each source's
+      figures predicted by factors fitted without that source); --write stores the regimes' bands
+      (core/data/validation.json) that the report's error bars come from.
+  slo-estimator fit [--write DATA_DIR]    fits the factors per GPU family and per engine; --write
+                                          updates DATA_DIR/gpus.json and DATA_DIR/engines.json
   slo-estimator batch                     JSON lines {"scenario":..., "options":...} on stdin ->
                                           one evaluate() result per line on stdout
   slo-estimator --version
@@ -72,7 +75,7 @@ int main(int argc, char** argv) {
     else if (a == "--method") next(method);
     else if (a == "--preset") next(preset);
     else if (a == "--write") next(write_path);
-    else if (a == "--loo") loo = true;
+    else if (a == "--loo" || a == "--loso") loo = true;
     else if (a == "--help" || a == "-h") {
       std::cout << kUsage;
       return 0;
@@ -111,8 +114,8 @@ int main(int argc, char** argv) {
     std::cout << json::parse(slo::api::catalog(lang)).dump(2) << "\n";
     return 0;
   }
-  if (command == "benchmarks") return slo::cli::benchmarks(format, lang);
-  if (command == "fit") return slo::cli::fit(loo ? std::string("--loo") : write_path);
+  if (command == "benchmarks") return slo::cli::benchmarks(format, loo, write_path);
+  if (command == "fit") return slo::cli::fit(write_path);
   if (command == "batch") {
     std::string line;
     while (std::getline(std::cin, line)) {

@@ -1,8 +1,9 @@
+// Published measurements: scenarios, predictions, the fit and leave-one-source-out validation.
 #include "slo/benchmarks.hpp"
 
 #include <algorithm>
-#include <array>
 #include <cmath>
+#include <set>
 
 #include "slo/data.hpp"
 #include "slo/evaluation.hpp"
@@ -13,145 +14,264 @@ using nlohmann::json;
 
 namespace {
 
-
-double predict(const json& m, const Evaluation& ev) {
-  const std::string metric = m.at("metric");
-  const double gpn = ev.s.gpus_per_node;
-  if (metric == "capacity_total_tps") return ev.total_tps_max;
-  if (metric == "prefill_tps_per_node") return ev.prefill_tokens_s / (ev.prefill_pool().pool.cfg.gpus / gpn);
-  if (metric == "decode_tps_per_node_at_batch") {
-    const PoolEval& pe = ev.decode_pool();
-    const double b = m.at("batch_per_gpu").get<double>() * pe.pool.cfg.attention_tp;
-    const DecodePoint d = decode_at(pe, b, m.at("context").get<double>(), 0, ev.time_scale);
-    return d.output_tps / (pe.pool.cfg.gpus / gpn);
-  }
-  const ClosedLoop c = closed_loop(ev, m.at("concurrency").get<double>());
-  if (metric == "closed_loop_output_tps") return c.output_tps;
-  if (metric == "closed_loop_output_tps_per_gpu") return c.output_tps / ev.decode_pool().pool.cfg.gpus;
-  if (metric == "closed_loop_tps_per_user") return 1.0 / c.tpot_s;
-  if (metric == "closed_loop_tpot_ms") return c.tpot_s * 1e3;
-  throw InternalError("unknown benchmark metric " + metric);
-}
-
 struct Prepared {
   json m;
   Scenario s;
   json normalized;
+  std::string metric, kind, source;
+  double param = 0;  // concurrency, batch or requests
 };
 
-const std::vector<Prepared>& prepared() {
-  static const std::vector<Prepared> list = [] {
-    std::vector<Prepared> out;
-    json doc = json::parse(data::file("benchmarks/measurements.json"));
+bool starts(const std::string& s, const char* p) { return s.rfind(p, 0) == 0; }
+
+// Legacy top-level fields (concurrency, batch_per_gpu, context) or the "params" object.
+double param(const json& m, const char* key) {
+  if (m.contains("params") && m.at("params").contains(key)) return m.at("params").at(key).get<double>();
+  return m.value(key, 0.0);
+}
+
+// The scenario a measurement describes: its document, the engine it names, and the load kind its
+// metric implies (closed loop at C clients, static batch of B, burst of N, Poisson at a rate).
+json measurement_scenario(const json& m) {
+  json sc = m.at("scenario");
+  if (!sc.contains("name")) sc["name"] = m.at("label");
+  if (!sc.contains("reference")) sc["reference"] = json{{"preset", "none"}};
+  if (m.contains("engine")) {
+    json e = m.at("engine");
+    sc["deployment"]["engine"] = json{{"name", e.at("name")}, {"version", e.value("version", json())}};
+  }
+  const std::string metric = m.at("metric");
+  json& w = sc["workload"];
+  if (starts(metric, "closed_loop_")) {
+    w["kind"] = "closed_loop", w["concurrency"] = param(m, "concurrency");
+    if (param(m, "requests") > 0) w["requests"] = param(m, "requests");  // a finite run: its tail counts
+  }
+  if (starts(metric, "static_")) w["kind"] = "static_batch", w["batch"] = param(m, "batch");
+  if (starts(metric, "burst_")) w["kind"] = "burst", w["requests"] = param(m, "requests");
+  if (starts(metric, "poisson_")) w["arrival_qpm"] = param(m, "rate_qps") * 60.0;
+  return sc;
+}
+
+std::vector<Prepared> load_all() {
+  std::vector<Prepared> out;
+  for (const std::string& file : data::list("benchmarks/measurements")) {
+    const json doc = json::parse(data::file(file));
     for (const auto& m : doc.at("measurements")) {
-      json sc = m.at("scenario");
-      if (!sc.contains("name")) sc["name"] = m.at("label");
-      if (!sc.contains("reference")) sc["reference"] = json{{"preset", "none"}};
-      ParseResult p = parse_scenario(sc);
-      if (!p.ok) throw InternalError("benchmark " + m.at("id").get<std::string>() + ": " + p.errors.front().message);
-      out.push_back(Prepared{m, p.scenario, p.normalized});
+      ParseResult p = parse_scenario(measurement_scenario(m));
+      if (!p.ok) throw InternalError("benchmark " + m.at("id").get<std::string>() + ": " + p.errors.front().path + " " + p.errors.front().message);
+      Prepared x{m, p.scenario, p.normalized, m.at("metric"), figure_kind(m.at("metric")), m.value("source", m.at("point").get<std::string>())};
+      x.param = param(m, "concurrency") + param(m, "batch");
+      out.push_back(std::move(x));
     }
-    return out;
-  }();
+  }
+  return out;
+}
+
+const std::vector<Prepared>& prepared() {
+  static const std::vector<Prepared> list = load_all();
   return list;
+}
+
+bool needs_capacity(const std::string& metric) { return metric == "capacity_total_tps" || starts(metric, "poisson_"); }
+
+Evaluation evaluate_for(const Prepared& p, const Scenario& s) {
+  EvalOptions o;
+  o.ttft = starts(p.metric, "poisson_");
+  o.ttft_requests = 1500;
+  o.capacity = needs_capacity(p.metric);
+  return evaluate_scenario(s, o);
+}
+
+int pool_gpus(const Evaluation& ev) {
+  int n = 0;
+  for (const auto& pe : ev.pools) n += pe.pool.cfg.gpus;
+  return n;
+}
+
+double predict(const Prepared& p, const Evaluation& ev) {
+  const std::string& metric = p.metric;
+  const json& m = p.m;
+  const double gpn = ev.s.gpus_per_node;
+  const LoadResult& l = ev.load;
+  if (metric == "capacity_total_tps") return ev.total_tps_max;
+  if (metric == "prefill_tps_per_node") return ev.prefill_tokens_s / (ev.prefill_pool().pool.cfg.gpus / gpn);
+  if (metric == "decode_tps_per_node_at_batch") {
+    const PoolEval& pe = ev.decode_pool();
+    const double b = param(m, "batch_per_gpu") * pe.pool.cfg.attention_tp;
+    const DecodePoint d = decode_at(pe, b, param(m, "context"), 0, ev.time_scale);
+    return d.output_tps / (pe.pool.cfg.gpus / gpn);
+  }
+  if (metric == "poisson_ttft_ms") return (m.value("params", json::object()).value("stat", "mean") == "p50" ? ev.ttft.p50 : ev.ttft.mean) * 1e3;
+  if (metric == "poisson_tpot_ms") return ev.op_load.tpot_s * 1e3;
+  const std::string tail = metric.substr(metric.find('_', metric.find('_') + (starts(metric, "closed_loop_") ? 1 : 0)) + 1);
+  if (tail == "output_tps") return l.output_tps;
+  if (tail == "total_tps") return l.output_tps + l.input_tps;
+  if (tail == "output_tps_per_gpu") return l.output_tps / pool_gpus(ev);
+  if (tail == "tps_per_user") return l.tpot_s > 0 ? 1.0 / l.tpot_s : 0;
+  if (tail == "tpot_ms") return l.tpot_s * 1e3;
+  if (tail == "ttft_ms") return l.ttft_s * 1e3;
+  if (tail == "latency_ms") return l.latency_s * 1e3;
+  throw InternalError("unknown benchmark metric " + metric);
+}
+
+// In-flight sequences per decode DP group the figure was measured at.
+double in_flight_per_group(const Prepared& p, const Evaluation& ev) {
+  const double dp = std::max(1, ev.decode_pool().plan.dp);
+  if (starts(p.metric, "closed_loop_") || starts(p.metric, "static_") || starts(p.metric, "burst_"))
+    return std::max(1.0, ev.load.in_flight / dp);
+  if (p.metric == "decode_tps_per_node_at_batch") return param(p.m, "batch_per_gpu");
+  return 1e9;  // capacity, per-node prefill/decode, Poisson: the large-batch regime
+}
+
+void apply(const Calibration& cal, Scenario& s) {
+  auto f = cal.family.find(s.gpu.family);
+  if (f != cal.family.end()) s.gpu.eff = f->second;
+  auto e = cal.engine.find(s.deployment.engine.id);
+  if (e != cal.engine.end()) s.deployment.engine.overheads = e->second;
+}
+
+BenchmarkRow row_of(const Prepared& p, const Scenario& s, const Evaluation& ev) {
+  BenchmarkRow r;
+  r.id = p.m.at("id");
+  r.point = p.m.at("point");
+  r.source = p.source;
+  r.label = p.m.at("label");
+  r.gpu = s.gpu_id;
+  r.family = s.gpu.family;
+  r.engine = s.deployment.engine.id;
+  r.model = s.model.name;
+  r.metric = p.metric;
+  r.unit = p.m.at("unit");
+  r.assumptions = p.m.value("assumptions", "");
+  r.measured = p.m.at("measured");
+  r.predicted = predict(p, ev);
+  r.regime = s.gpu.family + "/" + p.kind + "/" + batch_regime(in_flight_per_group(p, ev));
+  r.scenario = p.normalized;
+  return r;
 }
 
 }  // namespace
 
-std::vector<BenchmarkRow> run_benchmarks(const std::map<std::string, Efficiency>& overrides) {
+std::string figure_kind(const std::string& metric) {
+  if (metric.find("tpot") != std::string::npos || metric.find("per_user") != std::string::npos) return "tpot";
+  if (metric.find("ttft") != std::string::npos) return "ttft";
+  if (metric.find("latency") != std::string::npos) return "latency";
+  return "throughput";
+}
+
+std::string batch_regime(double b) { return b <= 1.0 ? "batch1" : b <= 16.0 ? "low" : "high"; }
+
+Calibration Calibration::current() {
+  Calibration c;
+  for (const auto& g : gpu_presets()) c.family[g.family] = g.eff;
+  for (const auto& e : engine_presets()) c.engine[e.id] = e.overheads;
+  return c;
+}
+
+std::vector<BenchmarkRow> run_benchmarks() { return run_benchmarks(Calibration::current()); }
+
+std::vector<BenchmarkRow> run_benchmarks(const Calibration& cal) {
   std::vector<BenchmarkRow> rows;
   for (const auto& p : prepared()) {
     Scenario s = p.s;
-    auto it = overrides.find(s.gpu_id);
-    if (it != overrides.end()) s.gpu.eff = it->second;
-    EvalOptions o;
-    o.ttft = false;
-    const Evaluation ev = evaluate_scenario(s, o);
-    BenchmarkRow r;
-    r.id = p.m.at("id");
-    r.point = p.m.at("point");
-    r.label = p.m.at("label");
-    r.gpu = s.gpu_id;
-    r.metric = p.m.at("metric");
-    r.unit = p.m.at("unit");
-    r.assumptions = p.m.value("assumptions", "");
-    r.measured = p.m.at("measured");
-    r.predicted = predict(p.m, ev);
-    r.scenario = p.normalized;
-    rows.push_back(std::move(r));
+    apply(cal, s);
+    rows.push_back(row_of(p, s, evaluate_for(p, s)));
   }
   return rows;
 }
 
+// ---- the fit -------------------------------------------------------------------------------
+
 namespace {
 
-// Factor vector in a fixed order, with bounds; optimised in log space.
-constexpr int kN = 9;
-struct Bound {
-  double lo, hi;
+// One fitted factor: which family or engine it belongs to, where it lives, its bounds and prior.
+struct Param {
+  bool engine = false;
+  std::string key;
+  double* (*ref)(Calibration&, const std::string&);
+  double lo, hi, prior;
 };
-const Bound kBounds[kN] = {{0.1, 0.95}, {0.1, 0.95}, {0.3, 0.95}, {0.2, 0.95}, {0.2, 0.95}, {3, 150}, {0.2, 8}, {0.3, 0.98}, {0.2, 1.0}};
-std::array<double, kN> to_vec(const Efficiency& e) {
-  return {e.gemm, e.attention, e.hbm, e.nvlink, e.rdma, e.comm_latency_us, e.step_overhead_ms, e.attention_hbm, e.tbo_overlap};
-}
-Efficiency from_vec(const std::array<double, kN>& v) {
-  Efficiency e;
-  e.gemm = v[0];
-  e.attention = v[1];
-  e.hbm = v[2];
-  e.nvlink = v[3];
-  e.rdma = v[4];
-  e.comm_latency_us = v[5];
-  e.step_overhead_ms = v[6];
-  e.attention_hbm = v[7];
-  e.tbo_overlap = v[8];
-  return e;
+
+double* f_gemm(Calibration& c, const std::string& k) { return &c.family[k].gemm; }
+double* f_hbm(Calibration& c, const std::string& k) { return &c.family[k].hbm; }
+double* f_attn(Calibration& c, const std::string& k) { return &c.family[k].attention; }
+double* f_launch(Calibration& c, const std::string& k) { return &c.family[k].launch_scale; }
+double* e_step(Calibration& c, const std::string& k) { return &c.engine[k].step_ms; }
+double* e_kernel(Calibration& c, const std::string& k) { return &c.engine[k].kernel_us; }
+double* e_pkernel(Calibration& c, const std::string& k) { return &c.engine[k].prefill_kernel_us; }
+double* e_request(Calibration& c, const std::string& k) { return &c.engine[k].request_ms; }
+double* e_seq(Calibration& c, const std::string& k) { return &c.engine[k].seq_us; }
+double* e_wait(Calibration& c, const std::string& k) { return &c.engine[k].wait_steps; }
+
+const json& priors() {
+  static const json p = json::parse(data::file("calibration-priors.json"));
+  return p;
 }
 
-// Coordinate descent in log space with a shrinking step: coordinate i moves when `bound(i)` gives
-// it a range (a null range keeps it fixed). Works on std::array and std::vector alike.
-template <class Vec, class BoundOf, class Loss>
-Vec coordinate_descent(Vec x, BoundOf bound, Loss loss) {
-  double best = loss(x);
-  double step = 0.4;
-  for (int round = 0; round < 7; ++round) {
-    for (int pass = 0; pass < 4; ++pass) {
-      bool improved = false;
-      for (std::size_t i = 0; i < x.size(); ++i) {
-        const Bound* b = bound(i);
-        if (b == nullptr) continue;
-        for (double dir : {1.0, -1.0}) {
-          auto y = x;
-          y[i] = std::min(b->hi, std::max(b->lo, x[i] * std::exp(dir * step)));
-          if (y[i] == x[i]) continue;
-          const double l = loss(y);
-          if (l < best - 1e-12) {
-            best = l;
-            x = y;
-            improved = true;
-          }
-        }
-      }
-      if (!improved) break;
+Calibration prior_calibration() {
+  Calibration c = Calibration::current();
+  for (const auto& [fam, f] : priors().at("families").items()) {
+    Efficiency& e = c.family[fam];
+    for (const auto& [k, v] : f.items()) {
+      const double x = v.get<double>();
+      if (k == "gemm") e.gemm = x;
+      if (k == "hbm") e.hbm = x;
+      if (k == "attention") e.attention = x;
+      if (k == "attention_hbm") e.attention_hbm = x;
+      if (k == "nvlink") e.nvlink = x;
+      if (k == "rdma") e.rdma = x;
+      if (k == "comm_latency_us") e.comm_latency_us = x;
+      if (k == "allreduce_latency_us") e.allreduce_latency_us = x;
+      if (k == "comm_latency_growth") e.comm_latency_growth = x;
+      if (k == "launch_scale") e.launch_scale = x;
+      if (k == "tbo_overlap") e.tbo_overlap = x;
     }
-    step *= 0.5;
   }
-  return x;
+  for (const auto& [eng, o] : priors().at("engines").items()) {
+    EngineOverheads& x = c.engine[eng];
+    x.step_ms = o.at("step_ms");
+    x.kernel_us = o.at("kernel_us");
+    x.prefill_kernel_us = o.at("prefill_kernel_us");
+    x.seq_us = o.value("seq_us", 10.0);
+    x.wait_steps = o.value("wait_steps", 1.5);
+    x.request_ms = o.at("request_ms");
+    x.prefill_ms = o.at("prefill_ms");
+    x.pd_bootstrap_ms = o.at("pd_bootstrap_ms");
+  }
+  return c;
 }
 
-// The factors `mask` selects, within their bounds.
-template <class Loss>
-std::array<double, kN> minimise(std::array<double, kN> x, Loss loss, std::array<bool, kN> mask) {
-  return coordinate_descent(x, [&](std::size_t i) { return mask[i] ? &kBounds[i] : nullptr; }, loss);
+// Link factors from DeepEP's low-latency kernel timings (rdma bandwidth share, per-op latency).
+Efficiency fit_links(Efficiency start, double& rms) {
+  auto loss = [&](const Efficiency& e) {
+    double sum = 0;
+    for (const auto& r : deepep_low_latency_rows(e)) {
+      const double a = std::log(r.predicted_dispatch_us / r.dispatch_us), b = std::log(r.predicted_combine_us / r.combine_us);
+      sum += a * a + b * b;
+    }
+    return sum;
+  };
+  double best = loss(start);
+  for (double step = 0.4; step > 0.004; step *= 0.5)
+    for (int pass = 0; pass < 4; ++pass)
+      for (double* x : {&start.rdma, &start.comm_latency_us, &start.comm_latency_growth})
+        for (double dir : {1.0, -1.0}) {
+          const double old = *x;
+          *x = x == &start.comm_latency_growth ? std::max(0.0, old + dir * step) : old * std::exp(dir * step);
+          if (x == &start.rdma) *x = std::min(0.98, *x);
+          const double l = loss(start);
+          if (l < best - 1e-12) best = l;
+          else *x = old;
+        }
+  rms = std::sqrt(best / (2.0 * deepep_low_latency_rows(start).size()));
+  return start;
 }
 
-// Fitted on end-to-end points: GEMM efficiency, weight-streaming bandwidth, per-step overhead.
-// Kernel-measured, not fitted end to end: attention (FlashMLA), attention_hbm (FlashMLA), links (DeepEP).
-// Per-GPU prior weights (per point): HBM and step overhead stay near the family unless many points
-// say otherwise; attention is freer (attention kernels differ most between frameworks).
-constexpr double kPriorAttention = 0.2, kPriorOther = 10.0;
-const std::array<bool, kN> kComputeMask = {true, false, true, false, false, false, true, false, true};
-const std::array<bool, kN> kLinkMask = {false, false, false, false, true, true, false, false, false};
+// Cauchy loss on a log error: a figure no shared factor explains must not drag every other one.
+double robust(double e) {
+  const double c = 0.15;
+  return c * c * std::log1p((e / c) * (e / c));
+}
 
 }  // namespace
 
@@ -162,6 +282,7 @@ std::vector<KernelRow> deepep_low_latency_rows(const Efficiency& eff) {
   g.eff = eff;
   Precision pr;
   Deployment d;
+  d.engine = *find_engine(default_engine_id());
   std::vector<KernelRow> rows;
   for (std::size_t i = 0; i < k.at("ep").size(); ++i) {
     Pool pool;
@@ -179,155 +300,220 @@ std::vector<KernelRow> deepep_low_latency_rows(const Efficiency& eff) {
   return rows;
 }
 
-FitResult fit_efficiency(const std::vector<std::string>& exclude_points) {
+FitResult fit_calibration(const std::vector<std::string>& exclude_sources) {
   FitResult res;
+  Calibration cal = prior_calibration();
+  const Calibration prior = cal;
+  cal.family["hopper"] = fit_links(cal.family["hopper"], res.kernel_rms_log_error);
+
   const auto& preps = prepared();
-  std::map<std::string, std::vector<int>> by_gpu;
+  std::vector<int> used;
+  std::set<std::string> families, engines;
   for (int i = 0; i < static_cast<int>(preps.size()); ++i) {
-    const std::string point = preps[i].m.at("point");
-    if (std::find(exclude_points.begin(), exclude_points.end(), point) != exclude_points.end()) continue;
-    by_gpu[preps[i].s.gpu_id].push_back(i);
+    if (std::find(exclude_sources.begin(), exclude_sources.end(), preps[i].source) != exclude_sources.end()) continue;
+    used.push_back(i);
+    families.insert(preps[i].s.gpu.family);
+    engines.insert(preps[i].s.deployment.engine.id);
+    res.fitted_on[preps[i].s.gpu.family].push_back(preps[i].m.at("id"));
   }
-  for (auto& [g, idx] : by_gpu)
-    for (int i : idx) res.points[g].push_back(preps[i].m.at("id"));
-
-  // Robust (Cauchy) loss for the family fit: a point that no shared factors explain (one
-  // framework's slow kernel) must not drag the factors every other GPU starts from.
-  auto robust = [](double e) {
-    const double c = 0.1;
-    return c * c * std::log1p((e / c) * (e / c));
-  };
-  auto sq_err = [&](const std::vector<int>& idx, const std::map<std::string, Efficiency>& eff, bool robust_loss = false) {
-    double sum = 0;
-    for (int i : idx) {
-      Scenario s = preps[i].s;
-      s.gpu.eff = eff.at(s.gpu_id);
-      EvalOptions o;
-      o.ttft = false;
-      const Evaluation ev = evaluate_scenario(s, o);
-      const double pred = predict(preps[i].m, ev);
-      const double e = pred > 0 ? std::log(pred / preps[i].m.at("measured").get<double>()) : 5.0;
-      sum += robust_loss ? robust(e) : e * e;
-    }
-    return sum;
-  };
-  auto prior = [](const std::array<double, kN>& x, const std::array<double, kN>& x0, double w) {
-    double s = 0;
-    for (int i = 0; i < kN; ++i) {
-      const double d = std::log(x[i] / x0[i]);
-      s += w * d * d;
-    }
-    return s;
-  };
-
-  // 0. Links from kernel measurements (DeepEP on H800; the same CX7 NICs and NVLink generation
-  //    as the other Hopper systems in the set).
-  Efficiency start = find_gpu("h100-80g")->eff;
-  start.nvlink = 155.0 / 200.0;     // DeepEP intranode ~153-158 GB/s on H800's 200 GB/s per direction
-  start.attention = 580.0 / 989.0;  // FlashMLA compute-bound, H800 BF16
-  start.attention_hbm = 3000.0 / 3350.0;  // FlashMLA memory-bound, H800
-  auto link = minimise(to_vec(start), [&](const std::array<double, kN>& x) {
-    double sum = 0;
-    for (const auto& r : deepep_low_latency_rows(from_vec(x))) {
-      const double a = std::log(r.predicted_dispatch_us / r.dispatch_us), b = std::log(r.predicted_combine_us / r.combine_us);
-      sum += a * a + b * b;
-    }
-    return sum;
-  }, kLinkMask);
-  {
-    double sum = 0;
-    int n = 0;
-    for (const auto& r : deepep_low_latency_rows(from_vec(link))) {
-      const double a = std::log(r.predicted_dispatch_us / r.dispatch_us), b = std::log(r.predicted_combine_us / r.combine_us);
-      sum += a * a + b * b;
-      n += 2;
-    }
-    res.kernel_rms_log_error = std::sqrt(sum / n);
+  std::vector<Param> params;
+  for (const auto& f : families) {
+    params.push_back({false, f, f_gemm, 0.2, 0.95, 0});
+    params.push_back({false, f, f_hbm, 0.3, 0.95, 0});
+    params.push_back({false, f, f_attn, 0.1, 0.95, 0});
+    params.push_back({false, f, f_launch, 0.3, 5, 0});
   }
-  start = from_vec(link);
-
-  // 1. Hopper family: all Hopper points, weak prior towards the spec-sheet-style defaults.
-  std::vector<int> hopper;
-  for (auto& [g, idx] : by_gpu)
-    if (g.rfind("h", 0) == 0) hopper.insert(hopper.end(), idx.begin(), idx.end());
-  const auto x0 = to_vec(Efficiency{});
-  auto fam = minimise(to_vec(start), [&](const std::array<double, kN>& x) {
-    std::map<std::string, Efficiency> eff;
-    for (auto& [g, idx] : by_gpu) eff[g] = from_vec(x);
-    return sq_err(hopper, eff, true) + prior(x, x0, 0.1);
-  }, kComputeMask);
-  res.family = from_vec(fam);
-
-  // 2. Per silicon: one GEMM efficiency shared by the GPUs on the same die (same SMs and clocks),
-  //    per GPU its HBM streaming efficiency, attention efficiency and step overhead. Priors pull
-  //    towards the family (and attention towards FlashMLA's kernel figure), weaker with more points.
-  std::map<std::string, std::vector<std::string>> by_silicon;
-  for (auto& [g, idx] : by_gpu) by_silicon[find_gpu(g)->silicon].push_back(g);
-  double total = 0;
-  int count = 0;
-  for (auto& entry : by_silicon) {
-    const std::vector<std::string>& gpus = entry.second;  // (a structured binding cannot be captured in C++17)
-    std::vector<int> idx_all;
-    for (const auto& g : gpus) idx_all.insert(idx_all.end(), by_gpu[g].begin(), by_gpu[g].end());
-    // Vector: [gemm, (hbm, attention, overhead) per GPU].
-    std::vector<double> x{fam[0]};
-    std::vector<Bound> bounds{kBounds[0]};
-    std::vector<double> x0{fam[0]};
-    std::vector<double> w{0.5 / idx_all.size()};
-    for (const auto& g : gpus) {
-      const double n = static_cast<double>(by_gpu[g].size());
-      for (int k : {2, 1, 6}) {
-        x.push_back(fam[k]);
-        x0.push_back(fam[k]);
-        bounds.push_back(kBounds[k]);
-        w.push_back((k == 1 ? kPriorAttention : kPriorOther) / n);
-      }
-    }
-    auto unpack = [&](const std::vector<double>& v) {
-      std::map<std::string, Efficiency> eff;
-      for (std::size_t j = 0; j < gpus.size(); ++j) {
-        auto e = fam;
-        e[0] = v[0];
-        e[2] = v[1 + 3 * j];
-        e[1] = v[2 + 3 * j];
-        e[6] = v[3 + 3 * j];
-        eff[gpus[j]] = from_vec(e);
-      }
-      return eff;
-    };
-    auto loss = [&](const std::vector<double>& v) {
-      double pr = 0;
-      for (std::size_t j = 0; j < v.size(); ++j) {
-        const double d = std::log(v[j] / x0[j]);
-        pr += w[j] * d * d;
-      }
-      return sq_err(idx_all, unpack(v)) + pr;
-    };
-    x = coordinate_descent(x, [&](std::size_t i) { return &bounds[i]; }, loss);
-    auto eff = unpack(x);
-    for (auto& [g, e] : eff) res.per_gpu[g] = e;
-    total += sq_err(idx_all, eff);
-    count += static_cast<int>(idx_all.size());
+  for (const auto& e : engines) {
+    params.push_back({true, e, e_step, 0.05, 20, 0});
+    params.push_back({true, e, e_kernel, 0.2, 100, 0});
+    params.push_back({true, e, e_pkernel, 0.5, 500, 0});
+    params.push_back({true, e, e_request, 1, 500, 0});
+    params.push_back({true, e, e_seq, 0.5, 200, 0});
+    params.push_back({true, e, e_wait, 0.1, 10, 0});
   }
-  res.rms_log_error = count ? std::sqrt(total / count) : 0;
+  Calibration pc = prior;
+  for (auto& p : params) p.prior = *p.ref(pc, p.key);
+  const double wf = priors().at("prior_weight").at("family"), we = priors().at("prior_weight").at("engine");
+
+  // Per-figure loss, recomputed only for the figures a changed factor touches.
+  std::vector<double> loss_of(preps.size(), 0.0);
+  auto eval_point = [&](int i) {
+    Scenario s = preps[i].s;
+    apply(cal, s);
+    const double pred = predict(preps[i], evaluate_for(preps[i], s));
+    const double e = pred > 0 && std::isfinite(pred) ? std::log(pred / preps[i].m.at("measured").get<double>()) : 3.0;
+    return robust(e);
+  };
+  auto touches = [&](const Param& p, int i) {
+    return p.engine ? preps[i].s.deployment.engine.id == p.key : preps[i].s.gpu.family == p.key;
+  };
+  for (int i : used) loss_of[i] = eval_point(i);
+  auto prior_loss = [&](const Param& p) {
+    const double d = std::log(*p.ref(cal, p.key) / p.prior);
+    return (p.engine ? we : wf) * d * d;
+  };
+  auto descend = [&]() {
+  for (double step = 0.5; step > 0.01; step *= 0.5) {
+    for (int pass = 0; pass < 6; ++pass) {
+      bool improved = false;
+      for (auto& p : params) {
+        std::vector<int> idx;
+        for (int i : used)
+          if (touches(p, i)) idx.push_back(i);
+        double* x = p.ref(cal, p.key);
+        auto local = [&]() {
+          double s = prior_loss(p);
+          for (int i : idx) s += loss_of[i];
+          return s;
+        };
+        double best = local();
+        for (double dir : {1.0, -1.0}) {
+          const double old = *x;
+          const std::vector<double> saved = [&] {
+            std::vector<double> v;
+            for (int i : idx) v.push_back(loss_of[i]);
+            return v;
+          }();
+          *x = std::clamp(old * std::exp(dir * step), p.lo, p.hi);
+          if (*x == old) continue;
+          for (int i : idx) loss_of[i] = eval_point(i);
+          const double l = local();
+          if (l < best - 1e-12) {
+            best = l;
+            improved = true;
+          } else {
+            *x = old;
+            for (std::size_t j = 0; j < idx.size(); ++j) loss_of[idx[j]] = saved[j];
+          }
+        }
+      }
+      if (!improved) break;
+    }
+  }
+  };
+  descend();
+  // Borrowing strength: NVIDIA families measured less than Hopper are pulled towards Hopper's
+  // fitted factors (same vendor kernels and compilers) rather than towards the generic priors;
+  // a family with no figure left (held out) is predicted from them.
+  if (cal.family.count("hopper") && families.count("hopper")) {
+    const Efficiency h = cal.family.at("hopper");
+    for (const char* fam : {"blackwell", "ampere", "ada"}) {
+      Efficiency& e = cal.family[fam];
+      for (auto& p : params)
+        if (!p.engine && p.key == fam) p.prior = *p.ref(cal, "hopper");
+      if (!families.count(fam)) e.gemm = h.gemm, e.hbm = h.hbm, e.attention = h.attention, e.launch_scale = h.launch_scale;
+    }
+    for (int i : used) loss_of[i] = eval_point(i);
+    descend();
+  }
+  double sq = 0;
+  for (int i : used) {
+    Scenario s = preps[i].s;
+    apply(cal, s);
+    const double e = std::log(std::max(1e-9, predict(preps[i], evaluate_for(preps[i], s))) / preps[i].m.at("measured").get<double>());
+    sq += e * e;
+  }
+  res.rms_log_error = used.empty() ? 0 : std::sqrt(sq / used.size());
+  res.cal = cal;
   return res;
 }
 
-std::vector<BenchmarkRow> leave_one_out() {
-  std::vector<std::string> points;
-  for (const auto& p : prepared()) {
-    const std::string id = p.m.at("point");
-    if (std::find(points.begin(), points.end(), id) == points.end()) points.push_back(id);
-  }
+std::vector<BenchmarkRow> leave_one_source_out() {
+  std::vector<std::string> sources;
+  for (const auto& p : prepared())
+    if (std::find(sources.begin(), sources.end(), p.source) == sources.end()) sources.push_back(p.source);
   std::vector<BenchmarkRow> out;
-  for (const auto& held : points) {
-    const FitResult f = fit_efficiency({held});
-    std::map<std::string, Efficiency> eff;
-    for (const auto& g : gpu_presets()) eff[g.id] = f.per_gpu.count(g.id) ? f.per_gpu.at(g.id) : f.family;
-    for (auto& row : run_benchmarks(eff))
-      if (row.point == held) out.push_back(std::move(row));
+  for (const auto& held : sources) {
+    const Calibration cal = fit_calibration({held}).cal;
+    for (const auto& p : prepared()) {
+      if (p.source != held) continue;
+      Scenario s = p.s;
+      apply(cal, s);
+      out.push_back(row_of(p, s, evaluate_for(p, s)));
+    }
   }
   return out;
+}
+
+// ---- bands -----------------------------------------------------------------------------------
+
+Band band_from_errors(const std::string& regime, std::vector<double> errors) {
+  Band b;
+  b.regime = regime;
+  b.n = static_cast<int>(errors.size());
+  b.validated = b.n >= kMinValidated;
+  if (errors.empty()) return b;
+  std::sort(errors.begin(), errors.end());
+  // Shortest window holding ceil(0.8 n) sorted errors: covers at least 80% of them.
+  const std::size_t k = static_cast<std::size_t>(std::ceil(0.8 * errors.size()));
+  std::size_t best = 0;
+  for (std::size_t i = 0; i + k <= errors.size(); ++i)
+    if (errors[i + k - 1] - errors[i] < errors[best + k - 1] - errors[best]) best = i;
+  b.err_lo = errors[best];
+  b.err_hi = errors[best + k - 1];
+  // A prediction P with error e = P / M - 1 means the truth is M = P / (1 + e).
+  b.lo_pct = (1.0 / (1.0 + b.err_hi) - 1.0) * 100.0;
+  b.hi_pct = (1.0 / (1.0 + b.err_lo) - 1.0) * 100.0;
+  std::vector<double> a;
+  for (double e : errors) a.push_back(std::fabs(e));
+  std::sort(a.begin(), a.end());
+  b.median_abs_pct = a[a.size() / 2] * 100.0;
+  return b;
+}
+
+namespace {
+
+Band read_band(const json& j, const std::string& regime) {
+  Band b;
+  b.regime = regime;
+  b.n = j.at("n");
+  b.validated = b.n >= kMinValidated;
+  b.err_lo = j.at("err_lo");
+  b.err_hi = j.at("err_hi");
+  b.lo_pct = j.at("lo_pct");
+  b.hi_pct = j.at("hi_pct");
+  b.median_abs_pct = j.at("median_abs_pct");
+  return b;
+}
+
+}  // namespace
+
+Band band_for(const std::string& family, const std::string& kind, const std::string& batch) {
+  static const json v = data::has_file("validation.json") ? json::parse(data::file("validation.json")) : json::object();
+  const std::string regime = family + "/" + kind + "/" + batch;
+  if (v.contains("regimes") && v.at("regimes").contains(regime)) {
+    Band b = read_band(v.at("regimes").at(regime), regime);
+    if (b.validated) return b;
+  }
+  // Too few held-out figures in this regime: the figure kind's band over every family and load.
+  Band b;
+  if (v.contains("kinds") && v.at("kinds").contains(kind)) b = read_band(v.at("kinds").at(kind), kind);
+  b.regime = regime;
+  b.validated = false;
+  const bool family_known = v.contains("families") && v.at("families").contains(family);
+  b.reason = !family_known ? "no published measurement on " + family + " GPUs"
+                           : "fewer than " + std::to_string(kMinValidated) + " held-out " + kind + " figures on " + family +
+                                 " GPUs at " + batch + " load";
+  return b;
+}
+
+}  // namespace slo
+
+namespace slo {
+
+FigureBands figure_bands(const Evaluation& ev) {
+  const std::string fam = ev.s.gpu.family;
+  const double dp = std::max(1, ev.decode_pool().plan.dp);
+  // Poisson: the operating point's sequences per DP group; load kinds: their own clients.
+  const double per_group = ev.load.present ? std::max(1.0, ev.load.in_flight / dp) : std::max(1.0, ev.op_load.in_flight);
+  const std::string batch = batch_regime(per_group);
+  FigureBands f;
+  f.throughput = band_for(fam, "throughput", ev.load.present ? batch : "high");
+  f.tpot = band_for(fam, "tpot", batch);
+  f.ttft = band_for(fam, "ttft", batch);
+  f.latency = band_for(fam, "latency", batch);
+  f.decode_curve = band_for(fam, "throughput", "high");
+  return f;
 }
 
 }  // namespace slo

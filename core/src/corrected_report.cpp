@@ -6,7 +6,10 @@
 #include <cmath>
 #include <cstdio>
 
+#include "slo/band_format.hpp"
+#include "slo/report_load.hpp"
 #include "slo/evaluation.hpp"
+#include "slo/workloads.hpp"
 #include "slo/kv_cache.hpp"
 #include "slo/search.hpp"
 #include "slo/seed_method.hpp"
@@ -540,7 +543,7 @@ Report corrected_report(const Scenario& s_in, Lang lang) {
     }
     // The concurrency target as a benchmark client sees it: that many sessions always in flight.
     if (s.slo.concurrent_sessions > 0 && fits) {
-      const ClosedLoop c = closed_loop(ev, s.slo.concurrent_sessions);
+      const LoadResult c = closed_loop(ev, s.slo.concurrent_sessions);
       const double held = dec.plan.sessions(ev.running_context);
       const double prefill_rps = w.input_tokens > 0 ? ev.prefill_tokens_s / w.input_tokens : 0;
       std::string note = std::string(b.t("output ", "输出 ")) + num(c.output_tps) + b.t(" tokens/s, ", " tokens/s，") + num(c.lambda * 60) +
@@ -707,7 +710,12 @@ Report corrected_report(const Scenario& s_in, Lang lang) {
       r.warnings.push_back(std::string(s.gpu.name) + b.t(": no published measurement in the calibration set; expect larger errors.", "：校准集中没有公开实测，误差可能更大。"));
     if (!ev.load_sustainable && ev.lambda_load > 0)
       r.warnings.push_back(b.t("The workload's load exceeds the deployment's capacity: TTFT grows without bound.", "负载超过部署能力：TTFT 将无限增长。"));
+    sec.bullet(std::string(b.t("Serving engine profile: ", "推理引擎配置：")) + s.deployment.engine.name +
+               (s.deployment.engine_version.empty() ? "" : " " + s.deployment.engine_version) + " (" + s.deployment.engine.memory_flag + ")");
   }
+  const FigureBands bands = figure_bands(ev);
+  attach_bands(r, bands);
+  add_load_section(r, ev, bands);
 
   r.appendices.push_back(seed_report(s_in, lang));
   return r;

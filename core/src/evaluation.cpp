@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "slo/kv_cache.hpp"
+#include "slo/workloads.hpp"
 
 namespace slo {
 
@@ -70,28 +71,17 @@ DecodePoint decode_at(const PoolEval& pe, double in_flight, double context, doub
   return d;
 }
 
-ClosedLoop closed_loop(const Evaluation& ev, double concurrency) {
-  const PoolEval& pe = ev.decode_pool();
-  const Workload& w = ev.s.workload;
-  const double per_group = concurrency / pe.plan.dp;
-  const double ttft = prefill_pass(ev.prefill_pool().pool, w.input_tokens, 1, w.input_tokens * w.input_tokens / 2.0, ev.time_scale).total;
-  auto tpot_at = [&](double lambda) {
-    const double share = ev.prefill_share(lambda);
-    return share >= 1 ? 1e30 : decode_at(pe, per_group, ev.running_context, share, ev.time_scale).tpot_s;
-  };
-  // Little's law over a request's life (first token, then out tokens at TPOT each): the rate the
-  // clients generate falls as lambda rises (more prefill, slower TPOT); bisect for the crossing.
-  auto offered = [&](double lambda) { return concurrency / (ttft + w.output_tokens * tpot_at(lambda)); };
-  double lo = 0, hi = offered(0);
-  for (int i = 0; i < 60; ++i) {
-    const double mid = 0.5 * (lo + hi);
-    (offered(mid) > mid ? lo : hi) = mid;
-  }
-  ClosedLoop c;
-  c.lambda = lo;
-  c.tpot_s = tpot_at(lo);
-  c.output_tps = c.lambda * w.output_tokens;
-  return c;
+double request_fixed_s(const Evaluation& ev) {
+  const EngineOverheads& o = ev.s.deployment.engine.overheads;
+  const double launch = ev.s.gpu.eff.launch_scale;
+  // Fixed per-request time a client sees in TTFT: tokenizer, scheduling, HTTP, detokenizing the first
+  // token (engine profile), the PD handshake, and the first decode step where the engine needs one.
+  double t = o.request_ms * 1e-3 * launch + ev.first_decode_s;
+  if (ev.disaggregated()) t += o.pd_bootstrap_ms * 1e-3;
+  // With PP a prompt crosses every stage: the pass time counts one stage.
+  const int pp = ev.prefill_pool().pool.cfg.pp;
+  if (pp > 1) t += (pp - 1) * ev.prefill_step.total * std::min(1.0, ev.input.mean() / std::max(1.0, ev.s.deployment.chunked_prefill_tokens + 0.0));
+  return t * ev.time_scale;
 }
 
 Scenario reference_scenario(const Scenario& s) {
@@ -124,7 +114,15 @@ void Evaluation::rebind() {
 double EvaluationData::prefill_work_share(double lambda) const {
   const PoolEval& pre = prefill_pool();
   if (disaggregated() || pre.plan.dp <= 0) return 0.0;
-  return lambda / pre.plan.dp * s.workload.input_tokens * prefill_s_per_token;
+  // Each prefill pass pays a fixed cost (eager launches, scheduling); requests arriving while a pass
+  // runs share the next one: m = (1 + lambda_g t_f) / (1 - lambda_g L s) requests per pass, at most a
+  // chunk's worth. Light load: one pass per request; heavy load: full chunks (M/G/1 bulk service).
+  const double lg = lambda / pre.plan.dp, in = s.workload.input_tokens;
+  const double chunk = s.deployment.chunked_prefill_tokens;
+  const double cap = chunk / in;
+  const double denom = 1.0 - lg * in * prefill_s_per_token_var;
+  const double m = denom > 1e-9 ? std::min(cap, (1.0 + lg * prefill_pass_fixed_s) / denom) : cap;
+  return lg * (prefill_pass_fixed_s / std::max(m, 1e-9) + in * prefill_s_per_token_var);
 }
 
 double EvaluationData::prefill_share(double lambda) const {
@@ -159,7 +157,9 @@ Evaluation evaluate_scenario(const Scenario& scenario, const EvalOptions& o) {
   ev.running_context = std::min(w.context_length, w.input_tokens + w.output_tokens / 2.0);
   const double scale = o.time_scale;
   const double tpot_limit = s.slo.tpot_ms > 0 ? s.slo.tpot_ms * 1e-3 : 0.0;
-  const double cap_b = s.deployment.max_decode_batch_per_gpu > 0 ? s.deployment.max_decode_batch_per_gpu : 4096;
+  // max_decode_batch_per_gpu is per GPU: a DP group of attention_tp GPUs runs attention_tp times as many.
+  const double cap_gpu = s.deployment.max_decode_batch_per_gpu > 0 ? s.deployment.max_decode_batch_per_gpu : 4096;
+  const double cap_b = cap_gpu * s.deployment.decode_or_colocated().attention_tp;
 
   // Memory plans: reserves first sized for the default decode batch, then for the operating point.
   for (auto& pe : ev.pools) pe.plan = plan_memory(pe.pool, std::min(cap_b, kDefaultDecodeBatch));
@@ -169,7 +169,9 @@ Evaluation evaluate_scenario(const Scenario& scenario, const EvalOptions& o) {
   // Prefill capacity.
   ev.prefill_step = full_prefill_pass(pre, ev.input, scale);
   const double chunk = s.deployment.chunked_prefill_tokens;
-  ev.prefill_s_per_token = ev.prefill_step.total / chunk;  // per DP group
+  ev.prefill_s_per_token = ev.prefill_step.total / chunk;  // per DP group, full chunks
+  ev.prefill_pass_fixed_s = ev.prefill_step.overhead;
+  ev.prefill_s_per_token_var = std::max(0.0, ev.prefill_step.total - ev.prefill_step.overhead) / chunk;
   ev.prefill_tokens_s = pre.plan.fits() ? pre.plan.dp * chunk / ev.prefill_step.total : 0;
   if (s.model.is_moe() && ev.prefill_step.total > 0) {
     // Routed-expert share of the GEMM FLOPs (top-k experts of every MoE layer over the active
@@ -227,7 +229,7 @@ Evaluation evaluate_scenario(const Scenario& scenario, const EvalOptions& o) {
   };
 
   // Re-size reserves once for the operating batch (the first plan assumed the default batch).
-  {
+  if (o.capacity) {
     std::string limit;
     DecodePoint p;
     decode_capacity(0, p, limit);
@@ -249,7 +251,12 @@ Evaluation evaluate_scenario(const Scenario& scenario, const EvalOptions& o) {
     lambda_kv = gpus * s.gpu.nic_bytes_s * s.gpu.eff.rdma / kv_req;
     const double kv_rank = w.input_tokens * kv_bytes_per_token(s.model, s.precision.kv_cache, pre.pool.cfg.attention_tp) /
                            std::ceil(static_cast<double>(pre.pool.cfg.pp));
-    ev.kv_transfer_s = (kv_rank / (s.gpu.nic_bytes_s * s.gpu.eff.rdma) + 1e-3) * scale;  // + ~1 ms transfer setup (Mooncake/NIXL)
+    ev.kv_transfer_per_token_s = kv_rank / w.input_tokens / (s.gpu.nic_bytes_s * s.gpu.eff.rdma) * scale;
+    ev.kv_transfer_s = ev.kv_transfer_per_token_s * w.input_tokens + s.deployment.engine.overheads.pd_bootstrap_ms * 1e-3 * scale;
+  }
+  if (!o.capacity) {  // load-kind figures only (benchmarks): no capacity search, no TTFT simulation
+    ev.load = run_load(ev);
+    return ev;
   }
   if (!dec.plan.fits() || !pre.plan.fits()) {
     ev.lambda_max = 0;
@@ -336,27 +343,26 @@ Evaluation evaluate_scenario(const Scenario& scenario, const EvalOptions& o) {
   } else {
     ev.op_load = ev.op_max;
   }
-  ev.first_decode_s = ev.op_load.step.total;
+  ev.first_decode_s = s.deployment.engine.first_token_decode_step ? ev.op_load.step.total : 0.0;
 
-  // TTFT percentiles at the load (discrete-event simulation of the prefill side).
+  // TTFT percentiles at the load (discrete-event simulation of one DP group of the prefill side:
+  // a request's prefill runs on the group it is routed to; groups are symmetric).
   if (o.ttft && ev.lambda_load > 0 && pre.plan.fits()) {
-    const double budget = pre.plan.dp * chunk;
     const double dp_p = pre.plan.dp;
     const bool coloc = !ev.disaggregated();
     const double decode_step_s = coloc ? ev.op_load.step.total : 0.0;
-    const double kv_per_token_s = ev.disaggregated() ? (ev.kv_transfer_s - 1e-3 * scale) / w.input_tokens : 0.0;
     auto pass = [&](const PassWork& pw) {
       // Colocated: every chunked-prefill iteration also runs the decode batch.
-      return prefill_pass(pre.pool, pw.tokens / dp_p, std::max(1.0, pw.seqs / dp_p), pw.attn_work / dp_p, scale).total + decode_step_s;
+      return prefill_pass(pre.pool, pw.tokens, std::max(1.0, pw.seqs), pw.attn_work, scale).total + decode_step_s;
     };
-    auto extra = [&](double len) {
-      return (ev.disaggregated() ? len * kv_per_token_s + 1e-3 * scale : 0.0) + ev.first_decode_s;
-    };
-    ev.ttft = simulate_ttft(ev.lambda_load, ev.input, budget, pass, extra, o.ttft_requests);
+    const double fixed = request_fixed_s(ev);
+    auto extra = [&](double len) { return fixed + (ev.disaggregated() ? len * ev.kv_transfer_per_token_s : 0.0); };
+    ev.ttft = simulate_ttft(ev.lambda_load / dp_p, ev.input, chunk, pass, extra, o.ttft_requests);
     if (!ev.load_sustainable) ev.ttft.stable = false;
   } else {
     ev.ttft.stable = ev.lambda_load <= 0;
   }
+  ev.load = run_load(ev);
   return ev;
 }
 

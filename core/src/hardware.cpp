@@ -31,7 +31,9 @@ static Efficiency read_eff(const json& j, Efficiency e) {
   e.nvlink = j.value("nvlink", e.nvlink);
   e.rdma = j.value("rdma", e.rdma);
   e.comm_latency_us = j.value("comm_latency_us", e.comm_latency_us);
-  e.step_overhead_ms = j.value("step_overhead_ms", e.step_overhead_ms);
+  e.comm_latency_growth = j.value("comm_latency_growth", e.comm_latency_growth);
+  e.allreduce_latency_us = j.value("allreduce_latency_us", e.allreduce_latency_us);
+  e.launch_scale = j.value("launch_scale", e.launch_scale);
   e.tbo_overlap = j.value("tbo_overlap", e.tbo_overlap);
   return e;
 }
@@ -48,8 +50,12 @@ const std::vector<Gpu>& gpu_presets() {
       x.name = g.at("name");
       x.silicon = g.value("silicon", x.id);
       // Spec sheets give memory in GB (1e9 B) or, where the vendor does, GiB.
+      // What the driver reports (nvidia-smi / rocm-smi MiB) where known: the engine sees that, not the
+      // marketed figure (H20 "96 GB" = 97,871 MiB). Source: nvidia-smi output quoted in gpus.json.
       x.memory_bytes = g.contains("memory_gib") ? g.at("memory_gib").get<double>() * 1073741824.0
                                                 : g.at("memory_gb").get<double>() * 1e9;
+      x.driver_memory_bytes = g.value("memory_mib", 0.0) * 1048576.0;
+      x.pcie_bytes_s = g.value("pcie_gb_s", 32.0) * 1e9;
       x.hbm_bytes_s = g.at("hbm_tb_s").get<double>() * 1e12;
       x.bf16_flops = g.at("bf16_tflops").get<double>() * 1e12;
       x.fp8_flops = g.value("fp8_tflops", 0.0) * 1e12;
@@ -61,9 +67,10 @@ const std::vector<Gpu>& gpu_presets() {
       x.sms = g.value("sms", 132);
       std::string fam = g.value("efficiency_family", "default");
       if (!families.count(fam)) throw InternalError("gpus.json: unknown efficiency family " + fam);
+      x.family = fam;
       x.eff = families[fam];
-      if (g.contains("efficiency")) x.eff = read_eff(g.at("efficiency"), x.eff);
-      if (g.contains("calibrated_on")) x.calibrated_on = g.at("calibrated_on").get<std::vector<std::string>>();
+      const json& fj = doc.at("efficiency_families").at(fam);
+      if (fj.contains("fitted_on")) x.calibrated_on = fj.at("fitted_on").get<std::vector<std::string>>();
       x.calibration_note = g.value("calibration_note", "");
       x.spec_note = g.value("spec_note", "");
       out.push_back(std::move(x));

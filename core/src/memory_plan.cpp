@@ -95,17 +95,34 @@ double activation_bytes(const Pool& pool, double tokens, double logit_tokens, bo
   double ffn = tokens * 2.0 * static_cast<double>(m.intermediate) / t * 2.0;
   if (m.is_moe()) {
     // Token-expert rows one GPU computes: all DP groups' tokens x top-k spread over EP ranks.
-    const double rows = tokens * pool.dp() * m.experts_per_tok / pool.cfg.ep / pool.cfg.pp;
+    // Capped at one DP group's worth (tokens x k): beyond it the dispatch is chunked through
+    // fixed-size buffers, so the workspace does not grow with the cluster (DeepEP normal mode,
+    // num_max_nvl_chunked_send_tokens; SGLang --chunked-prefill-size per DP rank).
+    const double rows = std::min(tokens * pool.dp() * m.experts_per_tok / pool.cfg.ep / pool.cfg.pp, tokens * m.experts_per_tok);
     ffn = std::max(ffn, rows * (H * 1.0 + 2.0 * static_cast<double>(m.moe_intermediate) / pool.cfg.moe_tp() * 2.0 + H * 2.0));
   }
   const double logits = logit_tokens * static_cast<double>(m.vocab) / t * 4.0;
   return hidden + std::max(attn, ffn) + logits;
 }
 
+// KV bytes the engine's memory flag grants, as each engine defines its flag.
+// Sources: SGLang model_runner (mem_fraction_static covers weights + KV); vLLM
+// determine_num_available_blocks (gpu_memory_utilization covers weights + activation peak + KV);
+// TensorRT-LLM KvCacheConfig.free_gpu_memory_fraction (share of the memory free after weights and activations).
+double kv_budget(MemoryFraction kind, const MemoryPlan& mp, double f) {
+  const double w = mp.weights.total();
+  switch (kind) {
+    case MemoryFraction::WeightsKv: return f * mp.hbm - w;
+    case MemoryFraction::WeightsActivationsKv: return f * mp.hbm - w - mp.activations;
+    case MemoryFraction::FreeAfterWeights: return f * (mp.hbm - w - mp.reserves());
+  }
+  return f * mp.hbm - w - mp.reserves();
+}
+
 }  // namespace
 
 double MemoryPlan::session_bytes(double context) const {
-  return kv_session_bytes(*pool->model, pool->precision->kv_cache, pool->cfg.attention_tp, pool->cfg.pp, context);
+  return kv_layer_factor * kv_session_bytes(*pool->model, pool->precision->kv_cache, pool->cfg.attention_tp, pool->cfg.pp, context);
 }
 
 double MemoryPlan::sessions(double context) const {
@@ -120,13 +137,16 @@ MemoryPlan plan_memory(const Pool& pool, double decode_seqs) {
   const Deployment& d = *pool.deployment;
   MemoryPlan mp;
   mp.pool = &pool;
-  mp.hbm = pool.gpu->memory_bytes;
-  mp.usable = mp.hbm * d.memory_fraction;
+  mp.hbm = pool.gpu->usable_memory_bytes();
+  mp.usable = mp.hbm * d.memory_fraction;  // what the engine's memory flag grants (see kv_budget)
   mp.weights = weights_per_gpu(pool);
   mp.dp = pool.dp();
   mp.pool_gpus = pool.cfg.gpus;
   // Bytes per token at short context (every layer holds it; sliding windows only cap long contexts).
-  mp.kv_token_bytes = kv_session_bytes(m, pool.precision->kv_cache, pool.cfg.attention_tp, pool.cfg.pp, 1.0);
+  // The MTP draft layer caches its own KV for every token (SGLang/vLLM EAGLE-style draft KV pool).
+  if (pool.with_mtp && m.mtp_layers > 0 && pool.phase != Phase::Prefill)
+    mp.kv_layer_factor = static_cast<double>(m.layers + m.mtp_layers) / m.layers;
+  mp.kv_token_bytes = mp.kv_layer_factor * kv_session_bytes(m, pool.precision->kv_cache, pool.cfg.attention_tp, pool.cfg.pp, 1.0);
 
   const bool decodes = pool.phase != Phase::Prefill;
   const bool prefills = pool.phase != Phase::Decode;
@@ -146,11 +166,20 @@ MemoryPlan plan_memory(const Pool& pool, double decode_seqs) {
     if (prefills) mp.ep_buffers += 2.0 * mp.prefill_tokens * H * 3.0;
   }
   // CUDA graphs keep a private pool holding the decode activations, plus graph objects (~0.25 GB).
-  if (decodes) mp.cuda_graph = 0.25e9 + act_decode;
+  // Engines capture graphs for every batch up to their largest captured size and keep one private
+  // pool sized for it (SGLang --cuda-graph-max-bs, vLLM max_capture_size), not for the operating batch.
+  if (decodes) {
+    const double graph_tokens = std::max(mp.decode_tokens, std::min<double>(d.engine.cuda_graph_max_batch, kDefaultDecodeBatch) * (1.0 + draft));
+    mp.cuda_graph = 0.25e9 + activation_bytes(pool, graph_tokens, graph_tokens, false);
+  }
   // Disaggregated prefill: double-buffered KV staging for one chunk before the RDMA transfer.
   if (pool.phase == Phase::Prefill) mp.kv_transfer = 2.0 * mp.prefill_tokens * mp.kv_token_bytes;
 
-  const double left = mp.usable - mp.weights.total() - mp.reserves();
+  // Physical memory first: weights and reserves must fit the HBM; the KV pool is what the engine's
+  // flag grants, never more than what is physically left.
+  const double physical = mp.hbm - mp.weights.total() - mp.reserves();
+  const double granted = kv_budget(d.engine.memory_fraction, mp, d.memory_fraction);
+  const double left = std::min(physical, granted);
   mp.kv_pool = std::max(0.0, left);
   mp.shortfall = left < 0 ? -left : 0;
   return mp;

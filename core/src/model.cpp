@@ -189,6 +189,8 @@ bool parse_hf_config(const json& cfg, const std::string& path, ModelArch& m, Err
     for (int i = 0; i < m.layers; ++i) m.layer_moe[i] = (i >= first_dense && i % freq == 0) ? 1 : 0;
     m.router_bias = r.string("topk_method") == "noaux_tc" || m.family == "glm4_moe";
     m.mtp_layers = static_cast<int>(r.integer("num_nextn_predict_layers", 0, 16, false, 0));
+    m.expert_groups = static_cast<int>(r.integer("n_group", 0, 1 << 10, false, 0));
+    m.topk_groups = static_cast<int>(r.integer("topk_group", 0, 1 << 10, false, 0));
   } else if (m.family == "qwen3_moe") {
     m.routed_experts = static_cast<int>(r.integer("num_experts", 1, 1 << 14, true));
     m.experts_per_tok = static_cast<int>(r.integer("num_experts_per_tok", 1, 1 << 10, true));

@@ -143,11 +143,19 @@ Section& Report::add_section(std::string id, std::string t) {
 
 using nlohmann::json;
 
+std::string Value::shown() const { return band && !text.empty() ? text + " (" + band->text + ")" : text; }
+
+static json band_json(const ValueBand& b) {
+  return json{{"lo_pct", b.lo_pct}, {"hi_pct", b.hi_pct}, {"n", b.n}, {"status", b.validated ? "validated" : "extrapolated"},
+              {"regime", b.regime}, {"text", b.text}, {"reason", b.reason}};
+}
+
 json to_json(const Value& v) {
   json j;
   j["number"] = v.number ? json(*v.number) : json(nullptr);
   j["unit"] = v.unit;
   j["text"] = v.text;
+  if (v.band) j["band"] = band_json(*v.band);
   return j;
 }
 
@@ -164,7 +172,9 @@ static json chart_json(const Chart& c) {
     for (const auto& p : s.points) {
       if (std::isfinite(p.first) && std::isfinite(p.second)) pts.push_back(json::array({p.first, p.second}));
     }
-    series.push_back(json{{"name", s.name}, {"points", pts}});
+    json sj{{"name", s.name}, {"points", pts}};
+    if (s.band) sj["band"] = band_json(*s.band);
+    series.push_back(sj);
   }
   json markers = json::array();
   for (const auto& m : c.markers)
@@ -243,7 +253,7 @@ static const char* status_icon(Status s) {
 }
 
 static std::string verdict_line(const Verdict& v, Lang lang) {
-  std::string s = v.label + ": " + status_icon(v.status) + " " + v.value.text;
+  std::string s = v.label + ": " + status_icon(v.status) + " " + v.value.shown();
   if (!v.target.text.empty()) s += std::string(L(lang, " (target ", " (目标 ")) + v.target.text;
   if (!v.margin.text.empty()) s += std::string(L(lang, ", margin ", "，余量 ")) + v.margin.text;
   if (!v.target.text.empty()) s += ")";
@@ -312,7 +322,7 @@ std::string render_text(const Report& r) {
           const Row& row = it.row;
           std::string prefix = row.prefix.empty() && row.level > 0 ? std::string(row.level * 2, ' ') + "- " : row.prefix;
           o << prefix << row.label;
-          if (!row.value.text.empty()) o << ": " << row.value.text;
+          if (!row.value.text.empty()) o << ": " << row.value.shown();
           if (!row.note.empty()) o << "  (" << row.note << ")";
           o << "\n";
           break;
@@ -368,7 +378,7 @@ std::string render_markdown(const Report& r) {
       << L(r.lang, "Margin", "余量") << " |\n|---|---|---|---|---|\n";
     for (const auto& v : r.verdicts)
       o << "| " << md_cell(v.label) << " | " << status_icon(v.status) << " " << status_code(v.status) << " | "
-        << md_cell(v.value.text) << " | " << md_cell(v.target.text) << " | " << md_cell(v.margin.text) << " |\n";
+        << md_cell(v.value.shown()) << " | " << md_cell(v.target.text) << " | " << md_cell(v.margin.text) << " |\n";
     o << "\n";
   }
   if (!r.bottlenecks.empty()) {
@@ -391,7 +401,7 @@ std::string render_markdown(const Report& r) {
         }
         std::string indent;
         for (int i = 0; i < it.row.level; ++i) indent += "&nbsp;&nbsp;";
-        std::string v = it.row.value.text;
+        std::string v = it.row.value.shown();
         if (!it.row.note.empty()) v += " (" + it.row.note + ")";
         o << "| " << indent << md_cell(md_escape_line(it.row.label)) << " | " << md_cell(v) << " |\n";
         continue;

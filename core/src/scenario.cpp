@@ -22,6 +22,16 @@ const char* throughput_kind_name(ThroughputKind k) {
   return "total";
 }
 
+const char* load_kind_name(LoadKind k) {
+  switch (k) {
+    case LoadKind::Poisson: return "poisson";
+    case LoadKind::ClosedLoop: return "closed_loop";
+    case LoadKind::StaticBatch: return "static_batch";
+    case LoadKind::Burst: return "burst";
+  }
+  return "poisson";
+}
+
 int Reference::gpus() const {
   return deployment.disaggregated ? deployment.prefill.gpus + deployment.decode.gpus : deployment.colocated.gpus;
 }
@@ -311,6 +321,11 @@ Deployment read_deployment(Reader& R, const json& o, const std::string& base, in
   const json& mtp = R.object(o, base, "mtp");
   d.mtp.draft_tokens = R.integer(mtp, base + ".mtp", "draft_tokens", 0, 8);
   d.mtp.acceptance = R.number(mtp, base + ".mtp", "acceptance", 0.0, 1.0, false);
+  const json& eng = R.object(o, base, "engine");
+  std::vector<std::string> names;
+  for (const auto& e : engine_presets()) names.push_back(e.id);
+  d.engine = *find_engine(R.choice(eng, base + ".engine", "name", names));
+  d.engine_version = R.text(eng, base + ".engine", "version", 64, true);
   return d;
 }
 
@@ -330,6 +345,24 @@ void check_deployment(Reader& R, const Deployment& d, const ModelArch& m, const 
   }
 }
 
+// The load kind and the one figure it needs (clients, batch size or burst size).
+void read_load(Reader& R, const json& o, const std::string& base, Workload& w) {
+  const std::string k = R.choice(o, base, "kind", {"poisson", "closed_loop", "static_batch", "burst"});
+  w.kind = k == "closed_loop" ? LoadKind::ClosedLoop : k == "static_batch" ? LoadKind::StaticBatch
+           : k == "burst"     ? LoadKind::Burst : LoadKind::Poisson;
+  w.concurrency = R.integer(o, base, "concurrency", 1, 1000000, true, 0);
+  w.batch = R.integer(o, base, "batch", 1, 1000000, true, 0);
+  w.requests = R.integer(o, base, "requests", 1, 10000000, true, 0);
+  auto need = [&](const char* key, double v) {
+    if (v <= 0)
+      R.E.add_rule(P(base, key), R.at(o, key), "is needed when kind is \"" + k + "\"", "在 kind 为 \"" + k + "\" 时必填",
+                   "an integer >= 1", ">= 1 的整数");
+  };
+  if (w.kind == LoadKind::ClosedLoop) need("concurrency", w.concurrency);
+  if (w.kind == LoadKind::StaticBatch) need("batch", w.batch);
+  if (w.kind == LoadKind::Burst) need("requests", w.requests);
+}
+
 Workload read_workload(Reader& R, const json& o, const std::string& base) {
   Workload w;
   // The max >= mean rules compare valid values only (not the clamped stand-in of an invalid one).
@@ -343,6 +376,7 @@ Workload read_workload(Reader& R, const json& o, const std::string& base) {
   const bool output_ok = R.E.size() == errors_before;
   w.context_length = R.integer(o, base, "context_length", 1, 10000000);
   w.arrival_qpm = R.number(o, base, "arrival_qpm", 0, 1e7, false, true, 0, true);
+  read_load(R, o, base, w);
   if (input_ok && w.input_tokens_max < w.input_tokens)
     R.E.add_rule(base + ".input_tokens_max", R.at(o, "input_tokens_max"), "is below the mean input_tokens (" + num_text(w.input_tokens) + ")",
                  "小于平均输入长度 input_tokens（" + num_text(w.input_tokens) + "）", ">= input_tokens", ">= input_tokens");
@@ -397,6 +431,7 @@ bool read_custom_gpu(Reader& R, const json* v, Gpu& g) {
   g.nic_bytes_s = R.number(o, base, "nic_gb_s", 0.1, 100000, false) * 1e9;
   g.nvlink_domain = o.contains("nvlink_domain") ? R.integer(o, base, "nvlink_domain", 1, 576) : 8;
   // A custom GPU has no published measurement: it takes the default family's factors.
+  g.family = "custom";
   g.eff = Efficiency{};
   if (def) g.calibration_note = "custom GPU: uncalibrated default efficiency factors";
   return true;

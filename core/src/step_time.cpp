@@ -36,19 +36,20 @@ struct Ctx {
   double stage_layers, stage_moe, stage_dense;
   explicit Ctx(const Pool& p)
       : pool(p), m(*p.model), g(*p.gpu), e(p.gpu->eff), t(p.cfg.attention_tp), moe_tp(p.cfg.moe_tp()), ep(p.cfg.ep), dp(p.dp()) {
-    hbm = g.hbm_bytes_s * e.hbm;
-    hbm_kv = g.hbm_bytes_s * e.attention_hbm;
+    const EngineKernel& k = p.deployment->engine.kernel;
+    hbm = g.hbm_bytes_s * std::min(0.98, e.hbm * k.hbm);
+    hbm_kv = g.hbm_bytes_s * std::min(0.98, e.attention_hbm * k.hbm);
     DType compute = DType::BF16;
     std::string a, b;
     if (!gemm_dtype(p.precision->weights, p.precision->activations, compute, a, b)) compute = DType::BF16;
     double peak = g.peak(compute);
     if (peak <= 0) peak = g.bf16_flops;
-    gemm_peak = peak * e.gemm;
+    gemm_peak = peak * std::min(0.98, e.gemm * k.gemm);
     // Attention core in BF16, or in 8 bits when both the KV cache and the activations are 8-bit and
     // the GPU has 8-bit tensor cores. Source: FlashAttention-3 FP8 (Shah et al. 2024); FlashMLA FP8 KV.
     const DType kv = p.precision->kv_cache, act = p.precision->activations;
     const bool attn8 = (kv == DType::FP8 || kv == DType::INT8) && (act == DType::FP8 || act == DType::INT8) && g.peak(act) > 0;
-    attn_peak = (attn8 ? g.peak(act) : g.bf16_flops) * e.attention;
+    attn_peak = (attn8 ? g.peak(act) : g.bf16_flops) * std::min(0.98, e.attention * k.attention);
     wq = weight_bytes(p.precision->weights, p.precision->group_size);
     imbalance = 1.0 / p.deployment->balance(ep, p.cfg.redundant_experts);
     attn_wbytes = p.precision->hp_attention ? 2.0 : wq;
@@ -60,23 +61,34 @@ struct Ctx {
 };
 
 // Books one operation: time = max(memory, compute); the larger side takes the time.
+// Books one operation into one or two step tallies at once (without and with two-batch overlap),
+// so "auto" overlap walks the layers once. time = smooth roofline of memory and compute.
 struct Booker {
-  StepParts& s;
-  double halves;  // 2 with two-batch overlap (weights read once per micro-batch), 1 otherwise
+  StepParts* parts[2];
+  double halves[2];  // 2 with two-batch overlap (weights read once per micro-batch), 1 otherwise
+  int n = 1;
   void op(double weight_bytes, double data_bytes, bool data_is_kv, double flops, double peak, bool attention_core,
           double hbm) {
+    for (int i = 0; i < n; ++i) book(*parts[i], halves[i], weight_bytes, data_bytes, data_is_kv, flops, peak, attention_core, hbm);
+  }
+  static void book(StepParts& s, double halves, double weight_bytes, double data_bytes, bool data_is_kv, double flops, double peak,
+                   bool attention_core, double hbm) {
     s.weight_bytes += weight_bytes * halves;
     if (data_is_kv) s.kv_bytes += data_bytes;
     if (attention_core) s.attention_flops += flops;
     else s.gemm_flops += flops;
     // With two micro-batches each reads the weights and half of the data and does half the FLOPs.
     const double mem_w = weight_bytes / hbm, mem_d = data_bytes / halves / hbm, comp = flops / halves / peak;
-    const double t = std::max(mem_w + mem_d, comp) * halves;
-    if (comp >= mem_w + mem_d) {
+    // Loads and math overlap imperfectly near the ridge point: a smooth roofline (L2 norm of the two
+    // sides) instead of their max. It equals the larger side far from the ridge and is sqrt(2) x at
+    // it. Source: measured GEMM throughput vs arithmetic intensity (e.g. NVIDIA "Matrix
+    // Multiplication Background" guide, the knee between the memory and math limits).
+    const double mem = mem_w + mem_d;
+    const double t = std::sqrt(mem * mem + comp * comp) * halves;  // sqrt is correctly rounded everywhere (hypot is not)
+    if (comp >= mem) {
       (attention_core ? s.attention : s.gemm) += t;
     } else {
       // Memory-bound: split the time between weight and data traffic in proportion.
-      const double mem = mem_w + mem_d;
       s.weights += t * (mem_w / mem);
       (data_is_kv ? s.kv : s.elementwise) += t * (mem_d / mem);
     }
@@ -85,14 +97,30 @@ struct Booker {
 
 double link_time(double bytes, double bw) { return bw > 0 ? bytes / bw : 0.0; }
 
-// All-reduce of `bytes` over `group` GPUs (ring: 2 (g-1)/g of the data each way).
-// Source: NCCL ring all-reduce bus bandwidth, nccl-tests PERFORMANCE.md.
+// Peer bandwidth inside a node: NVLink, or PCIe for GPUs without it (L20/L40S).
+double intra_bw(const Ctx& c) {
+  return c.g.nvlink_bytes_s > 0 ? c.g.nvlink_bytes_s * c.e.nvlink : c.g.pcie_bytes_s * c.e.nvlink;
+}
+
+// All-reduce of `bytes` over `group` GPUs: ring within a node (2 (g-1)/g of the data each way), and
+// across nodes hierarchically: every GPU's own NIC carries 1/gpn of the data (all rails in use).
+// Source: NCCL ring all-reduce bus bandwidth (nccl-tests PERFORMANCE.md); NCCL tree/CollNet over rails.
 double allreduce_time(const Ctx& c, double bytes, int group) {
   if (group <= 1) return 0;
-  const bool cross_node = group > c.pool.gpus_per_node;
-  const double bw = cross_node ? c.g.nic_bytes_s * c.e.rdma : c.g.nvlink_bytes_s * c.e.nvlink;
-  // One fixed latency per all-reduce (one-shot custom all-reduce inside a node; NCCL beyond).
-  return 2.0 * (group - 1) / group * link_time(bytes, bw) + c.e.comm_latency_us * 1e-6 * (cross_node ? 2.0 : 1.0);
+  const int gpn = std::min(group, c.pool.gpus_per_node);
+  // One-shot custom all-reduce inside a node: a few microseconds (vLLM/SGLang custom_all_reduce).
+  double t = 2.0 * (gpn - 1) / gpn * link_time(bytes, intra_bw(c)) + c.e.allreduce_latency_us * 1e-6;
+  if (group > gpn) {
+    const double nodes = std::ceil(static_cast<double>(group) / gpn);
+    t += 2.0 * (nodes - 1) / nodes * link_time(bytes / gpn, c.g.nic_bytes_s * c.e.rdma) + 2.0 * c.e.comm_latency_us * 1e-6;
+  }
+  return t;
+}
+
+// Fixed latency of one dispatch or combine: grows with the nodes reached (more RDMA peers to
+// signal and wait for). Source: DeepEP README low-latency table (EP8 -> EP256 at 128 tokens), fitted.
+double a2a_latency(const Ctx& c, int nodes) {
+  return c.e.comm_latency_us * 1e-6 * (nodes > 1 ? 2.0 * (1.0 + c.e.comm_latency_growth * std::log2(static_cast<double>(nodes))) : 1.0);
 }
 
 // EP dispatch + combine for `tokens` tokens per GPU over `layers` MoE layers.
@@ -113,9 +141,15 @@ void ep_comm(const Ctx& c, StepParts& s, double tokens, double layers, bool low_
     nvl_bytes = tokens * k * local_frac * bytes_tok;
   } else {
     // DeepEP normal (prefill): one RDMA copy per remote node a token touches, then NVLink fan-out.
-    const double remote_nodes = nodes > 1 ? (nodes - 1) * (1.0 - std::pow(1.0 - 1.0 / nodes, k)) : 0.0;
+    // Copies go to distinct GPUs, not to each of the k experts: a token reaches S (1 - (1 - 1/S)^k)
+    // of the stage's S GPUs on average (uniform routing). Source: DeepEP normal dispatch layout.
+    double remote_nodes = nodes > 1 ? (nodes - 1) * (1.0 - std::pow(1.0 - 1.0 / nodes, k)) : 0.0;
+    // Node-limited routing: a token reaches at most topk_group expert groups (DeepSeek-V3 §2.1.2,
+    // "each token will be sent to at most M nodes"): topk_group groups, each remote with probability 1 - 1/nodes.
+    if (c.m.topk_groups > 0 && c.m.expert_groups >= nodes) remote_nodes = std::min(remote_nodes, c.m.topk_groups * (1.0 - 1.0 / nodes));
+    const double gpus_hit = stage * (1.0 - std::pow(1.0 - 1.0 / stage, k));
     rdma_bytes = tokens * remote_nodes * bytes_tok;
-    nvl_bytes = tokens * k * bytes_tok;
+    nvl_bytes = tokens * gpus_hit * bytes_tok;
   }
   // The busiest receiver (hot experts) sets the all-to-all time.
   rdma_bytes *= c.imbalance;
@@ -123,12 +157,12 @@ void ep_comm(const Ctx& c, StepParts& s, double tokens, double layers, bool low_
   s.ep_bytes_rdma += rdma_bytes * layers;
   s.ep_bytes_nvlink += nvl_bytes * layers;
   const double t_rdma = link_time(rdma_bytes, c.g.nic_bytes_s * c.e.rdma);
-  const double t_nvl = link_time(nvl_bytes, c.g.nvlink_bytes_s * c.e.nvlink);
+  const double t_nvl = link_time(nvl_bytes, intra_bw(c));
   // The two links run concurrently; the slower one sets the time.
   if (t_rdma >= t_nvl) s.ep_rdma += t_rdma * layers;
   else s.ep_nvlink += t_nvl * layers;
   // Fixed latency of one dispatch and one combine per layer (more with more nodes to reach).
-  s.ep_latency += 2.0 * c.e.comm_latency_us * 1e-6 * (nodes > 1 ? 2.0 : 1.0) * layers;
+  s.ep_latency += 2.0 * a2a_latency(c, nodes) * layers;
 }
 
 // Layers' compute for `n` tokens per DP group (per GPU view) of `seqs` sequences.
@@ -218,9 +252,39 @@ void comm(const Ctx& c, StepParts& s, double n, bool low_latency, double moe_lay
   // Pipeline: activations cross each stage boundary once.
   if (c.pool.cfg.pp > 1) {
     const bool cross = c.pool.cfg.gpus > c.pool.gpus_per_node;
-    const double bw = cross ? c.g.nic_bytes_s * c.e.rdma : c.g.nvlink_bytes_s * c.e.nvlink;
+    const double bw = cross ? c.g.nic_bytes_s * c.e.rdma : intra_bw(c);
     s.pp_send += (c.pool.cfg.pp - 1) * (link_time(n * H * 2.0, bw) + c.e.comm_latency_us * 1e-6);
   }
+}
+
+// Kernels one decoder layer launches (each has a fixed minimum duration however small its work):
+// two norms; attention projections, RoPE and the attention kernel (MLA: q_a/kv_a, two norms, q_b,
+// the two absorbed BMMs); the FFN (dense: gate_up, activation, down; MoE: router, top-k, token
+// sort, two grouped GEMMs, activation, combine, plus a shared expert's three); one activation
+// quantization per GEMM with 8-bit activations. Source: SGLang/vLLM decoder-layer forward paths.
+double kernels_per_layer(const ModelArch& m, bool moe, bool quant) {
+  const bool mla = m.attention == AttentionType::MLA;
+  double attn = mla ? 9 : 4 + (m.qk_norm ? 1 : 0), gemms = mla ? 5 : 2;
+  double ffn = 3;
+  if (moe) {
+    ffn = 7 + (m.shared_experts > 0 ? 3 : 0);
+    gemms += 3 + (m.shared_experts > 0 ? 2 : 0);
+  } else {
+    gemms += 2;
+  }
+  return 2 + attn + ffn + (quant ? gemms : 0);
+}
+
+// CPU and launch time of one forward pass: the engine's per-pass cost plus every kernel's fixed
+// duration (CUDA-graph replay in decode; eager launches in prefill), on this platform's launch scale.
+// Source: engine profiles (core/data/engines.json), fitted per engine on published measurements.
+double step_overhead(const Ctx& c, double layers, bool prefill) {
+  const EngineOverheads& o = c.pool.deployment->engine.overheads;
+  const ModelArch& m = c.m;
+  const bool quant = c.pool.precision->activations == DType::FP8 || c.pool.precision->activations == DType::INT8;
+  const double moe_share = m.layers > 0 ? static_cast<double>(m.moe_layers()) / m.layers : 0.0;
+  const double kernels = layers * (moe_share * kernels_per_layer(m, true, quant) + (1 - moe_share) * kernels_per_layer(m, false, quant));
+  return ((prefill ? o.prefill_ms : o.step_ms) * 1e-3 + kernels * (prefill ? o.prefill_kernel_us : o.kernel_us) * 1e-6) * c.e.launch_scale;
 }
 
 void classify(StepParts& s) {
@@ -242,10 +306,8 @@ void classify(StepParts& s) {
 template <class Fill>
 StepParts forward(const Ctx& c, Fill fill, double overhead, double time_scale, bool low_latency) {
   const std::string mode = c.pool.deployment->two_batch_overlap;
-  auto run = [&](bool tbo) {
-    StepParts s;
-    Booker b{s, tbo ? 2.0 : 1.0};
-    fill(b, s);
+  // Totals of one tally: compute, exposed communication and overhead.
+  auto finish = [&](StepParts& s, bool tbo) {
     s.tbo = tbo;
     s.overhead = overhead;
     s.compute_total = s.compute();
@@ -261,17 +323,21 @@ StepParts forward(const Ctx& c, Fill fill, double overhead, double time_scale, b
                                (1.0 - c.e.tbo_overlap) * std::min(total_comm, s.compute_total)
                          : total_comm;
     s.total = s.compute_total + s.exposed_comm + s.overhead;
-    return s;
   };
-  StepParts best;
   const bool can_overlap = c.m.is_moe() && c.ep > 1;
-  if (mode == "on" && can_overlap) best = run(true);
-  else if (mode == "auto" && can_overlap) {
-    StepParts a = run(false), b = run(true);
-    best = b.total < a.total ? b : a;
-  } else {
-    best = run(false);
+  const bool both = mode == "auto" && can_overlap;
+  const bool only_tbo = mode == "on" && can_overlap;
+  StepParts plain, tbo;
+  Booker b{{only_tbo ? &tbo : &plain, &tbo}, {only_tbo ? 2.0 : 1.0, 2.0}, both ? 2 : 1};
+  fill(b, only_tbo ? tbo : plain);
+  if (both) {  // communication does not depend on the overlap: copy it to the second tally
+    tbo.ep_nvlink = plain.ep_nvlink, tbo.ep_rdma = plain.ep_rdma, tbo.ep_latency = plain.ep_latency;
+    tbo.tp_allreduce = plain.tp_allreduce, tbo.pp_send = plain.pp_send;
+    tbo.ep_bytes_nvlink = plain.ep_bytes_nvlink, tbo.ep_bytes_rdma = plain.ep_bytes_rdma;
   }
+  if (!only_tbo) finish(plain, false);
+  if (only_tbo || both) finish(tbo, true);
+  StepParts best = only_tbo ? tbo : both && tbo.total < plain.total ? tbo : plain;
   if (time_scale != 1.0) {
     for (double* x : {&best.weights, &best.kv, &best.gemm, &best.attention, &best.elementwise, &best.ep_nvlink, &best.ep_rdma,
                       &best.ep_latency, &best.tp_allreduce, &best.pp_send, &best.overhead, &best.compute_total,
@@ -289,7 +355,9 @@ StepParts decode_step(const Pool& pool, double seqs, double context, double time
   const Mtp& mtp = pool.deployment->mtp;
   const int d = pool.with_mtp ? mtp.draft_tokens : 0;
   const double n = seqs * (1 + d);  // tokens verified per step
-  const double overhead = c.e.step_overhead_ms * 1e-3;
+  // CPU work per running sequence (scheduling, sampling, streaming the token out) per step.
+  const double overhead = step_overhead(c, c.stage_layers, false) +
+                          seqs * c.pool.deployment->engine.overheads.seq_us * 1e-6 * c.e.launch_scale;
   StepParts s = forward(
       c,
       [&](Booker& b, StepParts& sp) {
@@ -307,7 +375,8 @@ StepParts decode_step(const Pool& pool, double seqs, double context, double time
           layers_compute(c, b, seqs, seqs, context, 0, false, 1.0, moe, 1.0 - moe, true);
           comm(c, sp, seqs, true, moe, 1.0, 1.0 - moe);
         },
-        overhead * 0.25, 1.0, true);  // draft passes replay inside the same CUDA graph: a quarter of the launch overhead
+        step_overhead(c, 1.0, false) - c.pool.deployment->engine.overheads.step_ms * 1e-3 * c.e.launch_scale * 0.75, 1.0,
+        true);  // draft passes replay inside the same CUDA graph: a quarter of the per-step overhead
     s.mtp_draft = d * draft.total;
     s.total += s.mtp_draft;
   }
@@ -321,7 +390,7 @@ StepParts decode_step(const Pool& pool, double seqs, double context, double time
 
 StepParts prefill_pass(const Pool& pool, double tokens, double seqs, double attn_work, double time_scale) {
   Ctx c(pool);
-  const double overhead = c.e.step_overhead_ms * 1e-3;
+  const double overhead = step_overhead(c, c.stage_layers, true);
   StepParts s = forward(
       c,
       [&](Booker& b, StepParts& sp) {
@@ -343,8 +412,8 @@ A2ATime ep_low_latency_time(const Pool& pool, double tokens_per_gpu) {
   const double nodes = pool.stage_nodes();
   auto one = [&](double bytes_tok) {
     const double r = tokens_per_gpu * k * (1 - local) * bytes_tok, l = tokens_per_gpu * k * local * bytes_tok;
-    return std::max(link_time(r, c.g.nic_bytes_s * c.e.rdma), link_time(l, c.g.nvlink_bytes_s * c.e.nvlink)) +
-           c.e.comm_latency_us * 1e-6 * (nodes > 1 ? 2.0 : 1.0);
+    return std::max(link_time(r, c.g.nic_bytes_s * c.e.rdma), link_time(l, intra_bw(c))) +
+           a2a_latency(c, static_cast<int>(nodes));
   };
   A2ATime t;
   t.dispatch = one(H * (1.0 + 4.0 / 128.0));

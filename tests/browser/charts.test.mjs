@@ -29,7 +29,9 @@ async function checkCharts(page, items) {
     assert.ok(info, 'a Chart.js instance for ' + it.id);
     assert.equal(info.type, it.chart === 'line' ? 'line' : 'bar');
     assert.equal(info.stacked, it.chart === 'stacked-bar');
-    assert.equal(info.datasets, it.series.length);
+    // One dataset per series, plus a lower and an upper edge for each series' held-out band.
+    const banded = it.series.filter((s) => s.band && Number.isFinite(s.band.lo_pct)).length;
+    assert.equal(info.datasets, it.series.length + 2 * banded);
     if (it.y_unit) assert.ok(info.y.includes(it.y_unit), 'y axis shows the unit ' + it.y_unit);
     if (it.x_unit) assert.ok(info.x.includes(it.x_unit), 'x axis shows the unit ' + it.x_unit);
     assert.equal(info.markers, (it.markers || []).length);

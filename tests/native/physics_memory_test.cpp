@@ -52,13 +52,18 @@ void expect_plan_balances(const MemoryPlan& mp, const std::string& what) {
   EXPECT_GE(mp.shortfall, 0);
   EXPECT_GE(mp.reserves(), 0);
   EXPECT_NEAR(mp.usable, mp.hbm * mp.pool->deployment->memory_fraction, 1.0);
+  // SGLang's --mem-fraction-static: weights + KV <= f x HBM, and everything (reserves included)
+  // within the physical HBM; the KV pool is the smaller of the two budgets.
+  ASSERT_EQ(mp.pool->deployment->engine.id, "sglang");
+  const double budget = std::min(mp.usable - mp.weights.total(), mp.hbm - mp.weights.total() - mp.reserves());
   if (mp.fits()) {
-    // Everything usable is accounted for: weights + reserves + KV pool.
-    EXPECT_NEAR(mp.weights.total() + mp.reserves() + mp.kv_pool, mp.usable, 1e-9 * mp.usable);
+    EXPECT_NEAR(mp.kv_pool, budget, 1e-9 * mp.hbm);
+    EXPECT_LE(mp.weights.total() + mp.kv_pool, mp.usable * (1 + 1e-12));
+    EXPECT_LE(mp.weights.total() + mp.reserves() + mp.kv_pool, mp.hbm * (1 + 1e-12));
     EXPECT_EQ(mp.shortfall, 0);
   } else {
     EXPECT_EQ(mp.kv_pool, 0);
-    EXPECT_NEAR(mp.weights.total() + mp.reserves() - mp.shortfall, mp.usable, 1e-9 * mp.usable);
+    EXPECT_NEAR(mp.shortfall, -budget, 1e-9 * mp.hbm);
   }
 }
 
@@ -169,11 +174,15 @@ TEST(PhysicsMemory, DefaultScenarioMatchesNotes) {
   ASSERT_TRUE(mp.fits());
   EXPECT_GE(mp.weights.total(), 38e9);
   EXPECT_LE(mp.weights.total(), 41e9);
-  EXPECT_GE(mp.kv_pool, 38e9);
-  EXPECT_LE(mp.kv_pool, 46e9);
+  // The notes' 40-45 GB assumed 90% of a marketed 96 GB for everything. The engine sees 97,871 MiB
+  // (nvidia-smi) and SGLang's mem_fraction_static 0.9 covers weights + KV only: 0.9 x 102.6 GB -
+  // 39.5 GB = 52.8 GB, 22 sessions of 32K per GPU.
+  EXPECT_NEAR(mp.hbm, 97871.0 * 1048576.0, 1.0);
+  EXPECT_GE(mp.kv_pool, 50e9);
+  EXPECT_LE(mp.kv_pool, 54e9);
   const double per_gpu = ev.sessions_32k / 32;
-  EXPECT_GE(per_gpu, 16);
-  EXPECT_LE(per_gpu, 20);
+  EXPECT_GE(per_gpu, 20);
+  EXPECT_LE(per_gpu, 24);
   EXPECT_GE(ev.sessions_32k, 200);
   EXPECT_GE(ev.sessions_target_ctx, s.slo.concurrent_sessions) << "capacity at the target context must meet 200 sessions";
 }
@@ -305,7 +314,8 @@ TEST(PhysicsMemory, UnfitPoolIsNamedAndTheOtherPoolStillReports) {
                     {"deployment",
                      {{"mode", "disaggregated"},
                       {"prefill", {{"gpus", 8}, {"attention_tp", 8}, {"ep", 8}}},
-                      {"decode", {{"gpus", 16}, {"ep", 16}, {"redundant_experts", 32}}}}},
+                      {"decode", {{"gpus", 16}, {"ep", 16}, {"redundant_experts", 32}}},
+                      {"chunked_prefill_tokens", 262144}}},
                     {"workload", {{"input_tokens", 4096}, {"input_tokens_max", 4096}, {"output_tokens", 1536}, {"output_tokens_max", 1536}, {"context_length", 8192}}}};
   const Scenario s = scenario(doc);
   const Evaluation ev = evaluate_scenario(s);
@@ -326,4 +336,17 @@ TEST(PhysicsMemory, UnfitPoolIsNamedAndTheOtherPoolStillReports) {
   EXPECT_NE(text.find("none: the pool does not fit in GPU memory"), std::string::npos);
   EXPECT_EQ(r.title.find("32 x"), std::string::npos) << "the default name describes another cluster: " << r.title;
   EXPECT_NE(r.title.find("24 x"), std::string::npos) << r.title;
+}
+
+// Issue 9: DeepSeek-V3 FP8 at TP8 on one 8 x H20-96G node is served in production by SGLang with
+// mem_fraction_static ~0.9; under SGLang's semantics (weights + KV) it fits with room for KV.
+TEST(PhysicsMemory, DeepSeekFp8Tp8OnOneH20NodeFitsUnderSglang) {
+  const json doc = {{"hardware", {{"gpu", "h20-96g"}, {"nodes", 1}}},
+                    {"deployment", {{"colocated", {{"gpus", 8}, {"attention_tp", 8}, {"ep", 8}}}, {"chunked_prefill_tokens", 4096}}},
+                    {"workload", {{"input_tokens", 4096}, {"input_tokens_max", 4096}, {"output_tokens", 1024}, {"output_tokens_max", 1024}, {"context_length", 8192}}}};
+  const Evaluation ev = evaluate_scenario(scenario(doc), EvalOptions{1.0, false, 0});
+  const MemoryPlan& mp = ev.pools.front().plan;
+  EXPECT_TRUE(mp.fits()) << "shortfall " << mp.shortfall;
+  EXPECT_GT(mp.kv_pool, 5e9);
+  EXPECT_GT(mp.weights.total(), 80e9);  // ~84 GB of FP8 weights per GPU
 }

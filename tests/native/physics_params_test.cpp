@@ -35,6 +35,7 @@ const std::map<std::string, Exact>& exact_counts() {
       {"Qwen/Qwen3-235B-A22B", {235093634560LL, 22190763520LL, 20946103808LL}},
       {"Qwen/Qwen3-30B-A3B", {30532122624LL, 3353032704LL, 2730702848LL}},
       {"meta-llama/Llama-3.1-70B-Instruct", {70553706496LL, 70553706496LL, 68452360192LL}},
+      {"meta-llama/Llama-3.1-8B-Instruct", {8030261248LL, 8030261248LL, 6979588096LL}},
       // Preset uses the nvidia FP8 proxy config (8 KV heads): SOURCES.md row "(8 KV heads)".
       {"meta-llama/Llama-3.1-405B-Instruct", {405853388800LL, 405853388800LL, 401650696192LL}},
       {"openai/gpt-oss-120b", {116829156672LL, 5711982912LL, 4553716032LL}},

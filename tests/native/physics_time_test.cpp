@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "slo/evaluation.hpp"
+#include "slo/workloads.hpp"
 #include "slo/params.hpp"
 #include "slo/scenario.hpp"
 #include "test_scenario.hpp"
@@ -226,7 +227,10 @@ TEST(PhysicsTime, DpAttentionPrefillStallsEveryRank) {
 
   // Same per-GPU load on 16 DP groups (two nodes) loses more GPU time.
   const Evaluation ev16 = evaluate_scenario(scenario(deepseek("h200-141g", 16, 2)), kNoTtft);
-  const double lambda16 = lambda8 * 2 * ev8.prefill_s_per_token / ev16.prefill_s_per_token;
+  // The rate at which each of its GPUs does the same prefill work (work share grows with the rate).
+  double lo = 0, hi = 4 * lambda8;
+  for (int i = 0; i < 100; ++i) (ev16.prefill_work_share(0.5 * (lo + hi)) < work8 ? lo : hi) = 0.5 * (lo + hi);
+  const double lambda16 = 0.5 * (lo + hi);
   EXPECT_NEAR(ev16.prefill_work_share(lambda16), work8, 1e-9);
   EXPECT_GT(ev16.prefill_share(lambda16), ev8.prefill_share(lambda8));
 
@@ -250,13 +254,13 @@ TEST(PhysicsTime, ClosedLoopObeysLittlesLaw) {
   for (const json& doc : {json::object(), deepseek("h200-141g", 8, 1), llama}) {
     const Evaluation ev = evaluate_scenario(scenario(doc), kNoTtft);
     const Workload& w = ev.s.workload;
-    const double ttft = prefill_pass(ev.prefill_pool().pool, w.input_tokens, 1, w.input_tokens * w.input_tokens / 2.0, 1.0).total;
     double prev_tpot = 0;
     for (double c : {8.0, 64.0, 128.0, 256.0}) {
       SCOPED_TRACE(ev.s.model.name + " at " + std::to_string(c));
-      const ClosedLoop cl = closed_loop(ev, c);
+      const LoadResult cl = closed_loop(ev, c);
       ASSERT_GT(cl.lambda, 0);
-      EXPECT_NEAR(cl.lambda * (ttft + w.output_tokens * cl.tpot_s), c, 1e-6 * c);
+      // Little's law: clients = rate x (TTFT + (out - 1) TPOT).
+      EXPECT_NEAR(cl.lambda * (cl.ttft_s + (w.output_tokens - 1) * cl.tpot_s), c, 1e-6 * c);
       EXPECT_GE(cl.tpot_s, prev_tpot * (1 - 1e-9));
       EXPECT_LT(ev.prefill_share(cl.lambda), 1.0);
       prev_tpot = cl.tpot_s;

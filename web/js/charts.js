@@ -141,6 +141,18 @@
         spanGaps: true,
       };
     });
+    // Held-out error band of a predicted line (core: series.band): a shaded range around it.
+    if (!isBar) {
+      series.forEach((s, i) => {
+        const b = s && typeof s.band === 'object' && s.band ? s.band : null;
+        if (!b || !finite(b.lo_pct) || !finite(b.hi_pct) || !datasets[i]) return;
+        const c = COLORS[i % COLORS.length];
+        const scale = (f) => datasets[i].data.map((p) => ({ x: p.x, y: p.y * (1 + f / 100) }));
+        const base = { borderWidth: 0, pointRadius: 0, pointHoverRadius: 0, tension: 0, borderColor: c, band: true };
+        datasets.push(Object.assign({ label: '', data: scale(b.lo_pct), fill: false }, base));
+        datasets.push(Object.assign({ label: typeof b.text === 'string' ? b.text : '', data: scale(b.hi_pct), fill: '-1', backgroundColor: c + '26' }, base));
+      });
+    }
     const stacked = kind === 'stacked-bar';
     const yMarks = markers.filter((m) => m.axis !== 'x').map((m) => m.value);
     const xMarks = markers.filter((m) => m.axis === 'x').map((m) => m.value);
@@ -179,7 +191,8 @@
         parsing: useCats ? undefined : false,
         scales: { x: scaleX, y: scaleY },
         plugins: {
-          legend: { display: datasets.length > 1 || stacked, position: 'bottom', labels: { color: '#222', usePointStyle: !isBar, boxWidth: isBar ? 14 : 8, boxHeight: isBar ? 12 : 8 } },
+          legend: { display: datasets.length > 1 || stacked, position: 'bottom',
+            labels: { color: '#222', usePointStyle: !isBar, boxWidth: isBar ? 14 : 8, boxHeight: isBar ? 12 : 8, filter: (it) => !!it.text } },
           title: { display: false },
           tooltip: {
             callbacks: {

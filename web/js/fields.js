@@ -20,6 +20,7 @@
     ratio: L('0–1', '0–1'),
     frac: L('of GPU memory', '显存占比'),
     reqgpu: L('requests / GPU', '请求 / 卡'),
+    reqs: L('requests', '请求'),
     experts: L('experts', '专家'),
     ranks: L('ranks', '路'),
     stages: L('stages', '级'),
@@ -78,6 +79,10 @@
   function deploymentFields(prefix) {
     const p = prefix + 'deployment.';
     return [
+      { path: p + 'engine.name', type: 'select', options: ['sglang', 'vllm', 'trtllm'],
+        optionLabels: { sglang: L('SGLang', 'SGLang'), vllm: L('vLLM', 'vLLM'), trtllm: L('TensorRT-LLM', 'TensorRT-LLM') },
+        label: L('Serving engine', '推理引擎') },
+      { path: p + 'engine.version', type: 'text', nullable: true, maxlength: 64, label: L('Engine version (optional)', '引擎版本（可选）') },
       { path: p + 'mode', type: 'select', options: ['colocated', 'disaggregated'],
         optionLabels: { colocated: L('colocated (prefill and decode on the same GPUs)', '混合部署（预填充与解码同卡）'),
                         disaggregated: L('disaggregated (separate prefill and decode pools)', 'PD 分离（独立的预填充池与解码池）') },
@@ -105,6 +110,15 @@
       { path: p + 'output_tokens_max', type: 'number', label: L('Output length (max)', '输出长度（最大）'), unit: U.tokens },
       { path: p + 'context_length', type: 'int', label: L('Context window', '上下文窗口'), unit: U.tokens },
       { path: p + 'arrival_qpm', type: 'number', nullable: true, nullText: 'auto', label: L('Arrival rate', '到达速率'), unit: U.qpm },
+      { path: p + 'kind', type: 'select', options: ['poisson', 'closed_loop', 'static_batch', 'burst'],
+        optionLabels: { poisson: L('Poisson arrivals (rate above)', '泊松到达（按上方速率）'),
+                        closed_loop: L('closed loop: N clients (bench_serving --max-concurrency)', '闭环：N 个并发客户端（bench_serving --max-concurrency）'),
+                        static_batch: L('static batch (bench_one_batch, vllm bench latency)', '静态批（bench_one_batch、vllm bench latency）'),
+                        burst: L('burst: N requests at once', '突发：同时发送 N 个请求') },
+        label: L('Load kind', '负载类型') },
+      { path: p + 'concurrency', type: 'int', nullable: true, nullText: '-', when: (d) => get(d, p + 'kind') === 'closed_loop', label: L('Clients (concurrency)', '并发客户端数'), unit: U.reqs },
+      { path: p + 'batch', type: 'int', nullable: true, nullText: '-', when: (d) => get(d, p + 'kind') === 'static_batch', label: L('Batch size', '批大小'), unit: U.reqs },
+      { path: p + 'requests', type: 'int', nullable: true, nullText: '-', when: (d) => get(d, p + 'kind') === 'burst', label: L('Requests in the burst', '突发请求数'), unit: U.reqs },
     ];
   }
 

@@ -9,6 +9,14 @@
     return STATUSES.includes(s) ? s : 'info';
   }
 
+  // The held-out error band of a predicted figure (core: Value.band), validated or extrapolated.
+  function bandEl(val) {
+    const b = val && typeof val === 'object' ? val.band : null;
+    if (!b || typeof b !== 'object' || !str(b.text)) return null;
+    const ok = b.status === 'validated';
+    return h('span', { class: 'band ' + (ok ? 'validated' : 'extrapolated'), text: str(b.text), title: str(b.reason) || null });
+  }
+
   function verdictCard(v, lang) {
     const t = (k) => SLO.i18n.t(lang, k);
     const st = status(v.status);
@@ -19,6 +27,7 @@
         h('span', { class: 'badge st-' + st, text: t('status_' + st) }),
         h('span', { class: 'v-label', text: str(v.label) })),
       value ? h('div', { class: 'v-value', text: value }) : null,
+      bandEl(v.value) ? h('div', { class: 'v-band' }, bandEl(v.value)) : null,
       h('div', { class: 'v-meta' },
         target ? h('span', { class: 'v-target' }, h('span', { class: 'k', text: t('target') + ' ' }), target) : null,
         margin ? h('span', { class: 'v-margin' + (marginNum !== null && marginNum < 0 ? ' neg' : '') }, h('span', { class: 'k', text: t('margin') + ' ' }), margin) : null),
@@ -31,7 +40,7 @@
       const value = valueText(r.value);
       return h('tr', { class: 'lvl-' + lvl + (!value && lvl === 0 ? ' heading' : ''), 'data-row-id': str(r.id) },
         h('th', { scope: 'row', text: str(r.label) }),
-        h('td', { class: 'val', text: value }),
+        h('td', { class: 'val' }, value, bandEl(r.value) ? [' ', bandEl(r.value)] : null),
         h('td', { class: 'note', text: str(r.note) }));
     })));
   }
@@ -46,7 +55,7 @@
           h('thead', null, h('tr', null, cols.map((c) => h('th', { scope: 'col', text: str(c) })))),
           h('tbody', null, rows.map((r) => h('tr', null, (Array.isArray(r) ? r : []).map((c, i) => {
             const num = c && typeof c === 'object' && typeof c.number === 'number';
-            return h(i === 0 ? 'th' : 'td', { class: num && i > 0 ? 'num' : null, scope: i === 0 ? 'row' : null, text: valueText(c) });
+            return h(i === 0 ? 'th' : 'td', { class: num && i > 0 ? 'num' : null, scope: i === 0 ? 'row' : null }, valueText(c), bandEl(c) ? [' ', bandEl(c)] : null);
           })))))),
       str(tb.note) ? h('p', { class: 'note', text: str(tb.note) }) : null);
   }

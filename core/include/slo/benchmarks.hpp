@@ -1,27 +1,37 @@
-// Published measurements as scenarios: prediction vs measurement, and the per-GPU fit of the
-// efficiency factors on them.
+// Published measurements as scenarios: prediction vs measurement, the fit of the efficiency
+// factors (per GPU family and per engine, never per model or per point), leave-one-source-out
+// validation, and the error bands by regime that the report attaches to its figures.
 #pragma once
 #include <map>
-#include <set>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "slo/engine.hpp"
 #include "slo/hardware.hpp"
 
 namespace slo {
 
 struct BenchmarkRow {
-  std::string id, point, label, gpu, metric, unit, assumptions;
+  std::string id, point, source, label, gpu, family, engine, model, metric, unit, assumptions;
+  std::string regime;  // family/kind/batch, e.g. "hopper/tpot/low"
   double measured = 0, predicted = 0;
   double error_pct() const { return measured != 0 ? (predicted / measured - 1.0) * 100.0 : 0.0; }
   nlohmann::json scenario;  // the normalized scenario it was built from
 };
 
-// Predicts every measurement in core/data/benchmarks/measurements.json. `overrides` replaces the
-// efficiency factors of the named GPUs (used by the fit).
-std::vector<BenchmarkRow> run_benchmarks(const std::map<std::string, Efficiency>& overrides = {});
+// The fitted factors: per GPU family (gemm, hbm, attention) and per engine (overheads).
+struct Calibration {
+  std::map<std::string, Efficiency> family;
+  std::map<std::string, EngineOverheads> engine;
+  static Calibration current();  // what gpus.json and engines.json hold
+};
+
+// Predicts every measurement in core/data/benchmarks/measurements*.json with `cal` (default: the
+// compiled-in factors).
+std::vector<BenchmarkRow> run_benchmarks();
+std::vector<BenchmarkRow> run_benchmarks(const Calibration& cal);
 
 // DeepEP low-latency kernel timings (H800, 128 tokens per GPU, EP 8..256) vs the communication
 // model: the points the link factors (rdma, comm_latency_us) are fitted on.
@@ -32,23 +42,52 @@ struct KernelRow {
 std::vector<KernelRow> deepep_low_latency_rows(const Efficiency& eff);
 
 struct FitResult {
-  std::map<std::string, Efficiency> per_gpu;  // fitted factors per GPU id
-  std::map<std::string, std::vector<std::string>> points;  // measurement ids per GPU
-  Efficiency family;                           // the Hopper family fit (all Hopper points)
-  double kernel_rms_log_error = 0;             // DeepEP kernel fit of rdma / latency
+  Calibration cal;
+  std::map<std::string, std::vector<std::string>> fitted_on;  // measurement ids per family
+  double kernel_rms_log_error = 0;
   double rms_log_error = 0;
 };
 
-// Fits one set of factors per GPU that has measurements. Link factors come from kernel measurements:
-// rdma and comm_latency_us from DeepEP's low-latency timings, nvlink from DeepEP's intranode
-// bandwidth (155 of 200 GB/s on H800). Compute factors (gemm, attention, hbm, step overhead) are
-// fitted on the end-to-end points: first a Hopper family fit on all of them, then each GPU with a
-// prior pulling it towards the family (so one or two points cannot drag every factor).
-// Minimises sum of log(pred/measured)^2 + prior.
-FitResult fit_efficiency(const std::vector<std::string>& exclude_points = {});
+// Fits the factors on every measurement not from an excluded source: links from DeepEP's kernel
+// timings; per family gemm/hbm/attention and per engine step/layer/request overheads from the
+// end-to-end figures, each pulled towards its prior (core/data/calibration-priors.json) so that a
+// family or engine with few figures stays near physics. Robust (Cauchy) loss on log errors.
+FitResult fit_calibration(const std::vector<std::string>& exclude_sources = {});
 
-// Leave-one-point-out check: for each published point, fit without it and predict it (GPUs left
-// without any point fall back to the family fit). Rows are the held-out predictions.
-std::vector<BenchmarkRow> leave_one_out();
+// Leave-one-source-out: for each source, fit without all of its figures and predict them.
+std::vector<BenchmarkRow> leave_one_source_out();
+
+// Error band of a regime from held-out errors: the shortest interval of signed errors (predicted /
+// measured - 1) holding at least 80% of them, turned into a band on the truth around a prediction.
+struct Band {
+  std::string regime;
+  int n = 0;                 // held-out figures in the regime
+  bool validated = false;    // n >= kMinValidated
+  double err_lo = 0, err_hi = 0;  // signed held-out errors (fractions) the band covers
+  double lo_pct = 0, hi_pct = 0;  // truth relative to the prediction: -x% ... +y%
+  double median_abs_pct = 0;
+  std::string reason;        // why extrapolated (empty when validated)
+};
+constexpr int kMinValidated = 5;
+Band band_from_errors(const std::string& regime, std::vector<double> errors);
+
+// Regime of a figure: GPU family / figure kind (tpot, ttft, throughput, latency) / batch regime
+// (batch1, low <= 16 in flight per DP group, high).
+std::string figure_kind(const std::string& metric);
+std::string batch_regime(double in_flight_per_group);
+
+// Bands by regime from the stored validation (core/data/validation.json, written by
+// `slo-estimator benchmarks --loso --write`). Falls back to the figure kind over every family,
+// flagged extrapolated with the reason.
+Band band_for(const std::string& family, const std::string& kind, const std::string& batch);
+
+// The bands of a scenario's predicted figures (analysis stage): capacity throughput, TPOT and
+// TTFT at the workload's load, and the figures of its own load kind.
+struct FigureBands {
+  Band throughput, tpot, ttft, latency;
+  Band decode_curve;  // the decode throughput vs TPOT curve (throughput at large batch)
+};
+struct Evaluation;
+FigureBands figure_bands(const Evaluation& ev);
 
 }  // namespace slo

@@ -8,6 +8,7 @@
 #include "slo/memory_plan.hpp"
 #include "slo/queueing.hpp"
 #include "slo/step_time.hpp"
+#include "slo/workload_result.hpp"
 
 namespace slo {
 
@@ -48,7 +49,9 @@ struct EvaluationData {
   // Prefill.
   StepParts prefill_step;        // one full-budget pass
   double prefill_tokens_s = 0;   // prefill capacity of the prefill (or colocated) pool, input tokens/s
-  double prefill_s_per_token = 0;
+  double prefill_s_per_token = 0;      // full-chunk pass time per token
+  double prefill_pass_fixed_s = 0;     // fixed cost of one prefill pass (launches, scheduling)
+  double prefill_s_per_token_var = 0;  // the rest, per token
 
   // System capacity at the TPOT limit.
   double lambda_max = 0;         // requests/s the deployment sustains
@@ -62,9 +65,11 @@ struct EvaluationData {
   std::string load_source;       // "arrival_qpm" | "throughput_target" | "capacity"
   bool load_sustainable = true;
   DecodePoint op_load;
-  double kv_transfer_s = 0;      // per mean request (disaggregated)
+  double kv_transfer_s = 0;      // per mean request (disaggregated), handshake included
+  double kv_transfer_per_token_s = 0;
   double first_decode_s = 0;
   TtftStats ttft;                // at lambda_load
+  LoadResult load;               // the workload's own load kind (closed loop, static batch, burst)
 
   // Colocated pools: share of one prefill pass spent on the rank that owns the tokens (attention,
   // dense layers, shared experts), as opposed to the routed experts every EP rank shares.
@@ -104,19 +109,16 @@ struct EvalOptions {
   double time_scale = 1.0;
   bool ttft = true;
   int ttft_requests = 3000;
+  bool capacity = true;  // false: memory plans, prefill and the workload's load kind only
 };
 Evaluation evaluate_scenario(const Scenario& s, const EvalOptions& o = {});
 
 // Decode point of a pool at `in_flight` sequences per DP group (prefill share for colocated pools).
 DecodePoint decode_at(const PoolEval& pe, double in_flight, double context, double prefill_share, double time_scale);
 
-// Closed loop: `concurrency` sessions always in flight, each finished request replaced at once
-// (benchmark clients at a fixed concurrency): lambda = C / (TTFT + out x TPOT), with the prefill
-// share of GPU time that lambda implies (fixed point).
-struct ClosedLoop {
-  double lambda = 0, output_tps = 0, tpot_s = 0;
-};
-ClosedLoop closed_loop(const Evaluation& ev, double concurrency);
+// Fixed per-request part of TTFT (engine request overhead, PD handshake, first decode step where
+// the engine needs one, pipeline stages beyond the first).
+double request_fixed_s(const Evaluation& ev);
 
 // The scenario a reference measurement describes (same model; its GPU, precision, deployment, workload).
 Scenario reference_scenario(const Scenario& s);

@@ -11,7 +11,8 @@
 namespace slo {
 
 // Fractions of the spec-sheet figure that real kernels reach, and fixed latencies.
-// One set per GPU preset, fitted by `slo-estimator fit` on core/data/published-benchmarks.json.
+// One set per GPU silicon/family, fitted by `slo-estimator fit` on core/data/benchmarks/*.json;
+// engine-specific overheads and kernel adjustments live in the engine profile (engine.hpp).
 struct Efficiency {
   double gemm = 0.6;             // dense tensor-core FLOPs (GEMMs) / peak of the GEMM format
   double attention = 0.59;       // attention-core FLOPs / BF16 peak (FlashMLA compute-bound: 580 of 989 TFLOPS on H800)
@@ -19,16 +20,21 @@ struct Efficiency {
   double hbm = 0.8;              // streamed weight and activation bytes / HBM bandwidth
   double nvlink = 0.7;           // intra-node all-to-all / NVLink bandwidth per direction
   double rdma = 0.85;            // inter-node all-to-all / NIC bandwidth per GPU
-  double comm_latency_us = 25;   // fixed latency of one dispatch, combine or all-reduce
-  double step_overhead_ms = 2;   // per forward pass (scheduling, launches; CUDA graphs in decode)
+  double comm_latency_us = 25;   // fixed latency of one DeepEP dispatch or combine (and of a cross-node all-reduce)
+  double comm_latency_growth = 0;  // relative growth of that latency per doubling of the nodes reached
+  double allreduce_latency_us = 8;  // one-shot intra-node all-reduce of a small message (custom all-reduce kernels)
+  double launch_scale = 1.0;     // multiplies the engine's CPU/launch overheads on this platform (1 = CUDA)
   double tbo_overlap = 1.0;      // share of the shorter of compute / communication that two-batch overlap hides
 };
 
 struct Gpu {
   std::string id;
   std::string name;
-  std::string silicon;  // compute die ("gh100"): GPUs on one die share their GEMM efficiency
-  double memory_bytes = 0;
+  std::string silicon;  // compute die ("gh100")
+  std::string family;   // efficiency family ("hopper", "blackwell", "ampere", "cdna3", "ada"): one set of factors each
+  double memory_bytes = 0;         // as marketed (spec sheet)
+  double driver_memory_bytes = 0;  // what the driver reports and an engine can allocate (0 = as marketed)
+  double usable_memory_bytes() const { return driver_memory_bytes > 0 ? driver_memory_bytes : memory_bytes; }
   double hbm_bytes_s = 0;
   double bf16_flops = 0;
   double fp8_flops = 0;   // 0 = no FP8 tensor cores
@@ -36,6 +42,7 @@ struct Gpu {
   double fp4_flops = 0;   // 0 = no FP4 tensor cores
   double nvlink_bytes_s = 0;  // per GPU per direction (0 = no NVLink: PCIe)
   double nic_bytes_s = 0;     // RDMA per GPU
+  double pcie_bytes_s = 32e9; // GPU-to-GPU without NVLink (PCIe Gen4 x16 per direction)
   int nvlink_domain = 8;      // GPUs that share one NVLink domain (a "node")
   int sms = 132;              // streaming multiprocessors
   Efficiency eff;

@@ -56,6 +56,7 @@ struct MemoryPlan {
   int dp = 1;                   // DP attention groups in the pool (one KV pool each)
   int pool_gpus = 0;
   double kv_token_bytes = 0;    // bytes per token on one GPU (its stage's layers, TP split/replicated)
+  double kv_layer_factor = 1;   // (layers + MTP layers) / layers when the MTP module keeps its own KV
   const Pool* pool = nullptr;
 
   // KV bytes one session of `context` tokens takes on one GPU.

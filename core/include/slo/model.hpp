@@ -52,6 +52,8 @@ struct ModelArch {
   bool router_bias = false;         // e_score_correction_bias (DeepSeek) or router bias (gpt-oss)
   bool expert_bias = false;         // biases inside the experts (gpt-oss)
   int mtp_layers = 0;               // num_nextn_predict_layers
+  int expert_groups = 0;            // n_group: experts in groups (node-limited routing), 0 = none
+  int topk_groups = 0;              // topk_group: groups one token may reach
 
   // As shipped.
   std::string shipped_weights = "bf16";  // "bf16" | "fp8" | "mxfp4" (from quantization_config)

@@ -14,11 +14,23 @@ const char* lang_code(Lang l);
 // Picks the label in the report's language.
 inline const char* L(Lang l, const char* en, const char* zh) { return l == Lang::Zh ? zh : en; }
 
+// Error band of a predicted figure, from the held-out (leave-one-source-out) errors of its regime.
+struct ValueBand {
+  double lo_pct = 0, hi_pct = 0;  // the truth lies within prediction x (1 + pct/100) for 80% of held-out figures
+  int n = 0;                      // held-out figures behind the band
+  bool validated = false;         // enough held-out figures in the figure's own regime
+  std::string regime;             // "hopper/tpot/low"
+  std::string text;               // "-9% ... +14%, 31 validated figures" (report language)
+  std::string reason;             // extrapolated: why (report language)
+};
+
 // A value as the report shows it: the number (if any), its unit and the formatted text.
 struct Value {
   std::optional<double> number;  // absent for text-only values
   std::string unit;              // "GB", "ms", "tokens/s", "%" ... ("" when dimensionless)
   std::string text;              // formatted for display, unit included
+  std::optional<ValueBand> band; // predicted figures: the held-out error band
+  std::string shown() const;     // text with the band in brackets (text renderers)
 
   static Value str(std::string t);
   // Fixed-point with `digits` decimals; `grouping` inserts thousands separators (Python's {:,.Nf}).
@@ -67,6 +79,7 @@ struct Verdict {
 struct Series {
   std::string name;
   std::vector<std::pair<double, double>> points;
+  std::optional<ValueBand> band;  // a predicted curve: the held-out band of its y values
 };
 struct Marker {
   std::string axis;  // "x" or "y"

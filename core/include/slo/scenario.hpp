@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "slo/engine.hpp"
 #include "slo/errors.hpp"
 #include "slo/hardware.hpp"
 #include "slo/model.hpp"
@@ -33,7 +34,17 @@ struct Mtp {
   double acceptance = 0.7;   // per-draft acceptance probability
 };
 
+// How requests arrive: an open Poisson stream (the rate from arrival_qpm or the throughput target),
+// a closed loop of `concurrency` clients (bench_serving --max-concurrency), one static batch of
+// `batch` requests (bench_one_batch, vllm bench latency), or a burst of `requests` sent at once.
+enum class LoadKind { Poisson, ClosedLoop, StaticBatch, Burst };
+const char* load_kind_name(LoadKind k);
+
 struct Workload {
+  LoadKind kind = LoadKind::Poisson;
+  double concurrency = 0;  // closed loop
+  double batch = 0;        // static batch
+  double requests = 0;     // burst
   double input_tokens = 512;       // mean
   double input_tokens_max = 512;
   double output_tokens = 1200;     // mean
@@ -69,6 +80,9 @@ struct Deployment {
   int chunked_prefill_tokens = 8192;
   int max_decode_batch_per_gpu = 0;        // 0 = chosen by the model
   Mtp mtp;
+  Engine engine;               // the serving engine's profile (deployment.engine.name)
+  const PoolConfig& decode_or_colocated() const { return disaggregated ? decode : colocated; }
+  std::string engine_version;  // as the user states it ("" = not stated)
 };
 
 struct Reference {

@@ -1,0 +1,46 @@
+// Serving-engine profiles (core/data/engines.json): per-step and per-request CPU/launch overheads,
+// kernel-efficiency adjustments, what the engine's memory flag covers, batch limits.
+#pragma once
+#include <string>
+#include <vector>
+
+namespace slo {
+
+// What `deployment.memory_fraction` bounds, as the engine's own flag does.
+enum class MemoryFraction {
+  WeightsKv,             // SGLang --mem-fraction-static: weights + KV <= f x HBM
+  WeightsActivationsKv,  // vLLM --gpu-memory-utilization: weights + activation peak + KV <= f x HBM
+  FreeAfterWeights,      // TensorRT-LLM free_gpu_memory_fraction: KV = f x (HBM - weights - activations)
+};
+
+struct EngineOverheads {
+  double step_ms = 1.0;          // per forward pass (scheduler, sampling, graph launch)
+  double kernel_us = 4;          // per kernel of a decode step (CUDA-graph replay: each kernel's minimum duration)
+  double prefill_kernel_us = 20; // per kernel of a prefill pass (eager launches, CPU-bound at small batches)
+  double seq_us = 10;            // per running sequence per decode step (scheduler, sampling, detokenizer)
+  double request_ms = 20;        // per request, in TTFT (tokenize, schedule, detokenize, HTTP)
+  double wait_steps = 1.5;       // decode steps a new request waits while others decode (the running step,
+                                 // the batch the overlap scheduler already prepared, emitting the first token)
+  double prefill_ms = 3;         // per prefill forward (no CUDA graph: eager launches)
+  double pd_bootstrap_ms = 5;    // disaggregated: per-request KV-transfer handshake
+};
+
+struct EngineKernel {
+  double gemm = 1.0, attention = 1.0, hbm = 1.0;  // multipliers on the GPU family's efficiencies
+};
+
+struct Engine {
+  std::string id, name, memory_flag, memory_note;
+  MemoryFraction memory_fraction = MemoryFraction::WeightsKv;
+  bool first_token_decode_step = false;  // the first token comes out of the prefill pass
+  int max_running_requests = 4096;
+  int cuda_graph_max_batch = 512;
+  EngineOverheads overheads;
+  EngineKernel kernel;
+};
+
+const std::vector<Engine>& engine_presets();
+const Engine* find_engine(const std::string& id);
+const std::string& default_engine_id();
+
+}  // namespace slo

@@ -1,0 +1,153 @@
+// Benchmark load kinds: closed loop, static batch, burst (see workloads.hpp).
+#include "slo/workloads.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace slo {
+
+namespace {
+
+// Prefill of `seqs` requests of `len` tokens on one DP group, chunked at the pool's budget:
+// passes of equal size, causal work sum over requests of len^2 / 2. `per_pass` is added to each
+// pass (the decode batch that rides along in a colocated pool).
+double group_prefill_s(const Evaluation& ev, double seqs, double len, double per_pass) {
+  const PoolEval& pre = ev.prefill_pool();
+  const double chunk = ev.s.deployment.chunked_prefill_tokens;
+  const double tokens = seqs * len;
+  const double passes = std::max(1.0, std::ceil(tokens / chunk));
+  const double work = seqs * len * len / 2.0;
+  const StepParts p = prefill_pass(pre.pool, tokens / passes, std::max(1.0, seqs / passes), work / passes, ev.time_scale);
+  return passes * (p.total + per_pass);
+}
+
+double kv_transfer(const Evaluation& ev, double len) {
+  return ev.disaggregated() ? len * ev.kv_transfer_per_token_s : 0.0;
+}
+
+// Sequences the decode side can hold at once (KV at the running context, engine request limit).
+double admit_limit(const Evaluation& ev) {
+  const PoolEval& pe = ev.decode_pool();
+  const double per = pe.plan.session_bytes(ev.s.workload.input_tokens + ev.s.workload.output_tokens);
+  const double kv = pe.plan.fits() && per > 0 ? std::floor(pe.plan.kv_pool / per) : 0.0;
+  // The scenario's own batch cap (per GPU, so attention_tp per DP group) or the engine's default.
+  const int cap_gpu = ev.s.deployment.max_decode_batch_per_gpu;
+  const double cap = cap_gpu > 0 ? static_cast<double>(cap_gpu) * pe.pool.cfg.attention_tp : ev.s.deployment.engine.max_running_requests;
+  return pe.plan.dp * std::min(kv, cap);
+}
+
+// A benchmark of N requests at concurrency C ends with a tail: the last requests run with fewer
+// clients in flight, so throughput = tokens / makespan, makespan = N L / C + (C - 1) / C x (L_max - L) / 2
+// (greedy list scheduling: the last wave finishes half a longest request after the average one).
+// Source: Graham's list-scheduling bound (makespan <= total / C + longest job), taken at its midpoint.
+void finite_run(LoadResult& r, const Workload& w, double c) {
+  const double n = w.requests;
+  const double l = r.latency_s;
+  const double l_max = r.ttft_s + std::max(0.0, w.output_tokens_max - 1.0) * r.tpot_s;
+  const double makespan = n * l / c + (c - 1.0) / c * std::max(0.0, l_max - l) / 2.0;
+  if (makespan <= 0) return;
+  r.output_tps = n * w.output_tokens / makespan;
+  r.input_tps = n * w.input_tokens / makespan;
+}
+
+}  // namespace
+
+LoadResult closed_loop(const Evaluation& ev, double concurrency) {
+  LoadResult r;
+  r.present = true;
+  r.clients = concurrency;
+  const PoolEval& pe = ev.decode_pool();
+  const Workload& w = ev.s.workload;
+  if (!pe.plan.fits() || !ev.prefill_pool().plan.fits() || concurrency <= 0) return r;
+  const double dp_d = pe.plan.dp, dp_p = ev.prefill_pool().plan.dp;
+  const double per_group = std::max(1.0, concurrency / dp_d);
+  const bool coloc = !ev.disaggregated();
+  const double ride = coloc ? decode_at(pe, per_group, ev.running_context, 0, ev.time_scale).step.total : 0.0;
+  // A request's own prefill runs before its decode: TPOT only loses time to the other clients'
+  // prefills, (C - 1) / C of the prefill load (bench_serving's TPOT excludes the first token).
+  const double t_pre = group_prefill_s(ev, 1, w.input_tokens, concurrency > 1 ? ride : 0.0);
+  const double fixed = request_fixed_s(ev) + kv_transfer(ev, w.input_tokens);
+  const double others = (concurrency - 1) / concurrency;
+  auto share_at = [&](double lambda) { return coloc ? std::min(0.95, ev.prefill_share(lambda) * others) : 0.0; };
+  // While the other clients decode, a new request first waits for the engine's iteration loop: the
+  // running decode step, the batch an overlap scheduler already prepared, and one step to emit its
+  // first token (engine profile: wait_steps). Source: SGLang/vLLM scheduler loops (one batch per iteration).
+  const double lag = coloc ? others * ev.s.deployment.engine.overheads.wait_steps * ride : 0.0;
+  auto ttft_at = [&](double lambda) {
+    // Queueing behind the other clients' prompts on the same group (M/D/1 mean wait), never more
+    // than the prompts that can be ahead in a closed loop.
+    const double rho = std::min(0.95, lambda / dp_p * t_pre);
+    const double ahead = std::max(0.0, concurrency / dp_p - 1.0);
+    return fixed + lag + t_pre + std::min(rho / (2.0 * (1.0 - rho)), ahead) * t_pre;
+  };
+  auto tpot_at = [&](double lambda) { return decode_at(pe, per_group, ev.running_context, share_at(lambda), ev.time_scale).tpot_s; };
+  // Little's law over a request's life: lambda = C / (TTFT + (out - 1) TPOT); the rate the clients
+  // generate falls as lambda rises (more prefill interference), so bisect for the crossing.
+  auto offered = [&](double lambda) {
+    return concurrency / (ttft_at(lambda) + std::max(0.0, w.output_tokens - 1.0) * tpot_at(lambda));
+  };
+  double lo = 0, hi = offered(0);
+  for (int i = 0; i < 50; ++i) {
+    const double mid = 0.5 * (lo + hi);
+    (offered(mid) > mid ? lo : hi) = mid;
+  }
+  r.lambda = lo;
+  r.ttft_s = ttft_at(lo);
+  r.tpot_s = tpot_at(lo);
+  r.prefill_share = share_at(lo);
+  r.latency_s = r.ttft_s + std::max(0.0, w.output_tokens - 1.0) * r.tpot_s;
+  r.output_tps = lo * w.output_tokens;
+  r.input_tps = lo * w.input_tokens;
+  r.in_flight = concurrency;
+  if (w.requests > concurrency) finite_run(r, w, concurrency);
+  return r;
+}
+
+LoadResult static_batch(const Evaluation& ev, double batch) {
+  LoadResult r;
+  r.present = true;
+  r.clients = batch;
+  const PoolEval& pe = ev.decode_pool();
+  const Workload& w = ev.s.workload;
+  if (!pe.plan.fits() || !ev.prefill_pool().plan.fits() || batch <= 0) return r;
+  const double per_pre = std::ceil(batch / ev.prefill_pool().plan.dp);
+  const double per_dec = std::ceil(batch / pe.plan.dp);
+  // Every prompt is prefilled before decoding starts (one batch, no arrivals).
+  r.ttft_s = group_prefill_s(ev, per_pre, w.input_tokens, 0) + request_fixed_s(ev) + kv_transfer(ev, w.input_tokens);
+  const DecodePoint d = decode_at(pe, per_dec, w.input_tokens + w.output_tokens / 2.0, 0, ev.time_scale);
+  r.tpot_s = d.tpot_s;
+  r.latency_s = r.ttft_s + std::max(0.0, w.output_tokens - 1.0) * r.tpot_s;
+  r.in_flight = batch;
+  r.lambda = batch / r.latency_s;
+  r.output_tps = batch / r.tpot_s;  // decode throughput of the batch
+  r.input_tps = batch * w.input_tokens / std::max(1e-9, r.ttft_s);
+  return r;
+}
+
+LoadResult burst(const Evaluation& ev, double requests) {
+  const double admit = admit_limit(ev);
+  if (admit >= 1 && requests > admit) {
+    // More than fit at once: the engine runs at its admission limit, refilling as requests finish.
+    LoadResult r = closed_loop(ev, admit);
+    r.clients = requests;
+    return r;
+  }
+  LoadResult r = static_batch(ev, requests);
+  // Throughput of the whole burst: every output token over the makespan.
+  r.output_tps = r.latency_s > 0 ? requests * ev.s.workload.output_tokens / r.latency_s : 0;
+  r.input_tps = r.latency_s > 0 ? requests * ev.s.workload.input_tokens / r.latency_s : 0;
+  return r;
+}
+
+LoadResult run_load(const Evaluation& ev) {
+  const Workload& w = ev.s.workload;
+  switch (w.kind) {
+    case LoadKind::ClosedLoop: return closed_loop(ev, w.concurrency);
+    case LoadKind::StaticBatch: return static_batch(ev, w.batch);
+    case LoadKind::Burst: return burst(ev, w.requests);
+    case LoadKind::Poisson: break;
+  }
+  return LoadResult{};
+}
+
+}  // namespace slo
