@@ -8,16 +8,17 @@ JOBS="${JOBS:-$(nproc 2>/dev/null || echo 2)}"
 
 log() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
 
-# Stage names: native (C++ build + ctest), wasm (module + Node tests vs the CLI), browser (page + Chromium).
-ALL_STAGES=(native wasm browser)
+# Stage names: native (C++ build + ctest), wasm (module + Node tests vs the CLI), browser (page + Chromium),
+# fuzz (libFuzzer targets, ASan + UBSan, a short fixed budget: .ci/fuzz).
+ALL_STAGES=(native wasm browser fuzz)
 parse_stages() {
   STAGES=()
   local s
   for s in "$@"; do
     case "$s" in
       all) STAGES=("${ALL_STAGES[@]}") ;;
-      native|wasm|browser) STAGES+=("$s") ;;
-      *) echo "unknown stage '$s' (allowed: native, wasm, browser, all)" >&2; exit 2 ;;
+      native|wasm|browser|fuzz) STAGES+=("$s") ;;
+      *) echo "unknown stage '$s' (allowed: native, wasm, browser, fuzz, all)" >&2; exit 2 ;;
     esac
   done
   [ ${#STAGES[@]} -gt 0 ] || STAGES=("${ALL_STAGES[@]}")

@@ -13,8 +13,23 @@ std::string value_text(const nlohmann::json* v) {
   return s;
 }
 
+bool Errors::full() {
+  if (list_.size() < kMaxListed) return false;
+  if (list_.size() == kMaxListed) list_.emplace_back();
+  FieldError& e = list_.back();
+  ++more_;
+  e.path = "(more)";
+  e.value = std::to_string(more_);
+  const std::string n = std::to_string(more_), shown = std::to_string(kMaxListed);
+  e.expected = lang_ == Lang::Zh ? "先改正上面列出的错误" : "fix the errors listed first";
+  e.message = lang_ == Lang::Zh ? "另有 " + n + " 个错误未列出（只列出前 " + shown + " 个）"
+                                : "and " + n + " more error" + (more_ == 1 ? "" : "s") + " (only the first " + shown + " are listed)";
+  return true;
+}
+
 void Errors::add(const std::string& path, const nlohmann::json* value, const std::string& expected_en,
                  const std::string& expected_zh) {
+  if (full()) return;
   FieldError e;
   e.path = path;
   e.value = value_text(value);
@@ -29,6 +44,7 @@ void Errors::add(const std::string& path, const nlohmann::json* value, const std
 void Errors::add_rule(const std::string& path, const nlohmann::json* value, const std::string& problem_en,
                       const std::string& problem_zh, const std::string& expected_en,
                       const std::string& expected_zh) {
+  if (full()) return;
   FieldError e;
   e.path = path;
   e.value = value_text(value);

@@ -2,6 +2,7 @@
 #include "slo/model.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 #include "slo/data.hpp"
 
@@ -41,14 +42,17 @@ struct Reader {
       }
       return fallback;
     }
-    bool integral = v->is_number_integer() || (v->is_number_float() && v->get<double>() == static_cast<double>(static_cast<int64_t>(v->get<double>())));
-    if (!integral || v->get<double>() < static_cast<double>(lo) || v->get<double>() > static_cast<double>(hi)) {
+    // Range first, then integrality: no value outside [lo, hi] ever reaches a conversion (a cast of
+    // 1.3e92 to an integer is undefined behaviour).
+    const double d = v->is_number() ? v->get<double>() : 0.0;
+    const bool in_range = v->is_number() && d >= static_cast<double>(lo) && d <= static_cast<double>(hi);
+    if (!in_range || d != std::floor(d)) {
       errors.add(path, v, "an integer in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]",
                  "[" + std::to_string(lo) + ", " + std::to_string(hi) + "] 内的整数");
       ok = false;
       return fallback;
     }
-    return static_cast<int64_t>(v->get<double>());
+    return static_cast<int64_t>(d);
   }
 
   bool boolean(const char* key, bool fallback) {
@@ -124,7 +128,16 @@ bool parse_hf_config(const json& cfg, const std::string& path, ModelArch& m, Err
     m.kv_heads = m.heads;
   } else {
     m.attention = AttentionType::GQA;
-    int64_t derived = m.hidden / m.heads;
+    const int64_t derived = m.hidden / m.heads;
+    if (!r.has("head_dim") && (derived < 1 || derived > 4096)) {
+      const std::string d = std::to_string(derived);
+      errors.add_rule(path + ".num_attention_heads", r.find("num_attention_heads"),
+                      "gives a derived head_dim (hidden_size / num_attention_heads) of " + d + ", outside [1, 4096]",
+                      "推导出的 head_dim（hidden_size / num_attention_heads）为 " + d + "，超出 [1, 4096]",
+                      "hidden_size / num_attention_heads in [1, 4096], or an explicit head_dim",
+                      "hidden_size / num_attention_heads 在 [1, 4096] 内，或显式给出 head_dim");
+      return false;
+    }
     m.head_dim = static_cast<int>(r.integer("head_dim", 1, 4096, false, derived));
   }
   bool attention_bias = r.boolean("attention_bias", false);
@@ -187,7 +200,11 @@ bool parse_hf_config(const json& cfg, const std::string& path, ModelArch& m, Err
     m.shared_intermediate = shared;
     int step = static_cast<int>(r.integer("decoder_sparse_step", 1, m.layers, false, 1));
     std::vector<char> mlp_only(m.layers, 0);
-    if (const json* mo = r.find("mlp_only_layers"); mo && mo->is_array())
+    if (const json* mo = r.find("mlp_only_layers"); mo && mo->is_array() && mo->size() > static_cast<std::size_t>(m.layers)) {
+      errors.add(path + ".mlp_only_layers", mo, "an array of at most num_hidden_layers (" + std::to_string(m.layers) + ") layer indices",
+                 "至多 num_hidden_layers（" + std::to_string(m.layers) + "）个层号组成的数组");
+      return false;
+    } else if (mo && mo->is_array())
       for (const auto& x : *mo)
         if (x.is_number_integer() && x.get<int64_t>() >= 0 && x.get<int64_t>() < m.layers) mlp_only[x.get<int>()] = 1;
     for (int i = 0; i < m.layers; ++i) m.layer_moe[i] = (!mlp_only[i] && (i + 1) % step == 0) ? 1 : 0;

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "slo/data.hpp"
+#include "slo/strict_json.hpp"
 
 namespace slo {
 
@@ -195,8 +196,10 @@ Precision read_precision(Reader& R, const json& o, const std::string& base) {
   p.group_size = g;
   const json* hp = R.at(o, "high_precision");
   p.hp_embedding = p.hp_lm_head = p.hp_router = p.hp_norms = p.hp_attention = false;
-  if (!hp || !hp->is_array()) {
-    R.E.add(base + ".high_precision", hp, "an array of: " + join(kHighPrecision), "以下值组成的数组：" + join(kHighPrecision));
+  if (!hp || !hp->is_array() || hp->size() > kHighPrecision.size()) {  // longer lists repeat: one error, not one per entry
+    const std::string n = std::to_string(kHighPrecision.size());
+    R.E.add(base + ".high_precision", hp, "an array of: " + join(kHighPrecision) + " (at most " + n + " entries)",
+            "以下值组成的数组：" + join(kHighPrecision) + "（至多 " + n + " 项）");
   } else {
     std::set<std::string> seen;
     for (std::size_t i = 0; i < hp->size(); ++i) {
@@ -395,6 +398,19 @@ Workload read_workload(Reader& R, const json& o, const std::string& base) {
   return w;
 }
 
+// Cost bound (docs/DESIGN.md): the longest prompt is prefilled in at most 64 chunks, which keeps the
+// TTFT simulation within its pass budget.
+void check_prefill_chunks(Reader& R, const Deployment& d, const Workload& w, const json& dep, const std::string& base) {
+  constexpr double kMaxChunks = 64;
+  const double chunks = std::ceil(w.input_tokens_max / d.chunked_prefill_tokens);
+  if (chunks <= kMaxChunks) return;
+  const std::string need = num_text(std::ceil(w.input_tokens_max / kMaxChunks)), n = num_text(chunks);
+  R.E.add_rule(base + ".chunked_prefill_tokens", R.at(dep, "chunked_prefill_tokens"),
+               "splits the longest prompt (input_tokens_max " + num_text(w.input_tokens_max) + ") into " + n + " chunks, more than 64",
+               "把最长的输入（input_tokens_max " + num_text(w.input_tokens_max) + "）切成 " + n + " 块，超过 64 块",
+               ">= " + need + " (input_tokens_max / 64)", ">= " + need + "（input_tokens_max / 64）");
+}
+
 ThroughputKind read_kind(Reader& R, const json& o, const std::string& base, const char* key) {
   std::string k = R.choice(o, base, key, {"total", "output", "input"});
   return k == "output" ? ThroughputKind::Output : k == "input" ? ThroughputKind::Input : ThroughputKind::Total;
@@ -511,8 +527,9 @@ ParseResult parse_scenario(const json& doc, Lang lang) {
                "除非 hardware.gpu 为 \"custom\"，否则为 null");
   s.nodes = R.integer(hw, "hardware", "nodes", 1, 4096);
   s.gpus_per_node = R.integer(hw, "hardware", "gpus_per_node", 1, 576);
-  double nvl = R.number(hw, "hardware", "nvlink_gb_s", 0, 100000, false, true, 0, true);
-  double nic = R.number(hw, "hardware", "nic_gb_s", 0, 100000, false, true, 0, true);
+  // Same lower bounds as a custom GPU's links (1 and 0.1 GB/s): a slower link is not a deployment.
+  double nvl = R.number(hw, "hardware", "nvlink_gb_s", 1, 100000, false, true, 0);
+  double nic = R.number(hw, "hardware", "nic_gb_s", 0.1, 100000, false, true, 0);
   if (nvl > 0) s.gpu.nvlink_bytes_s = nvl * 1e9;
   if (nic > 0) s.gpu.nic_bytes_s = nic * 1e9;
   if (gpu_ok && s.gpus_per_node > s.gpu.nvlink_domain && s.gpu.nvlink_domain > 0)
@@ -573,6 +590,8 @@ ParseResult parse_scenario(const json& doc, Lang lang) {
   // Cross-field rules that need the model (only once the fields themselves are valid).
   if (E.empty()) {
     check_deployment(R, s.deployment, s.model, dep, "deployment", cluster, cluster_desc);
+    check_prefill_chunks(R, s.deployment, s.workload, dep, "deployment");
+    if (rf.present) check_prefill_chunks(R, rf.deployment, rf.workload, rdep, "reference.deployment");
     if (rf.present) {
       check_deployment(R, rf.deployment, s.model, rdep, "reference.deployment", 1 << 20, "");
       check_precision_on_gpu(R, rf.precision, rf.gpu, "reference.precision", rpr);
@@ -618,14 +637,17 @@ ParseResult parse_scenario_text(const std::string& text, Lang lang) {
     res.errors = E.list();
     return res;
   }
-  json doc = json::parse(text, nullptr, false);
-  if (doc.is_discarded()) {
-    json snippet = text.substr(0, 60);
-    E.add("(document)", &snippet, "valid JSON", "合法的 JSON");
+  // Strict: a duplicate key, a NUL byte or trailing bytes make the document invalid (one link, one meaning).
+  StrictJsonResult parsed = parse_strict_json(text);
+  if (!parsed.ok) {
+    json snippet = parsed.key.empty() ? json(text.substr(0, std::min<std::size_t>(60, text.find('\0')))) : json(parsed.key);
+    if (parsed.problem_en.rfind("is not valid JSON", 0) == 0) E.add("(document)", &snippet, "valid JSON", "合法的 JSON");
+    else E.add_rule(parsed.path, &snippet, parsed.problem_en, parsed.problem_zh, "strict JSON: each key once, no NUL, nothing after the document",
+                    "严格 JSON：每个键只出现一次，无 NUL 字节，文档之后无多余内容");
     res.errors = E.list();
     return res;
   }
-  return parse_scenario(doc, lang);
+  return parse_scenario(parsed.doc, lang);
 }
 
 namespace {

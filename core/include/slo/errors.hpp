@@ -26,13 +26,18 @@ class Errors {
   // Adds an error whose problem is not a range ("unknown field", cross-field rules).
   void add_rule(const std::string& path, const nlohmann::json* value, const std::string& problem_en,
                 const std::string& problem_zh, const std::string& expected_en, const std::string& expected_zh);
+  // At most kMaxListed errors are listed; past that one last entry counts the rest ("and M more"),
+  // so hostile input cannot make the error list (and its cost) grow with the document.
+  static constexpr std::size_t kMaxListed = 50;
   bool empty() const { return list_.empty(); }
   std::size_t size() const { return list_.size(); }
   const std::vector<FieldError>& list() const { return list_; }
 
  private:
+  bool full();  // true once kMaxListed errors are listed; counts the error in the last entry
   Lang lang_;
   std::vector<FieldError> list_;
+  std::size_t more_ = 0;
 };
 
 nlohmann::json to_json(const FieldError& e);

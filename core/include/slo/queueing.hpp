@@ -53,6 +53,10 @@ TtftStats simulate_ttft(double rate, const LengthDist& input, double budget,
                         const std::function<double(const PassWork&)>& pass_time,
                         const std::function<double(double)>& extra, int requests = 4000, uint64_t seed = 0x5EED5EEDULL);
 
+// Requests simulate_ttft simulates: `requests`, fewer when each prompt needs many prefill chunks
+// (a bound on the simulation's cost; queueing.cpp states the sampling error it introduces).
+int ttft_requests_within_budget(int requests, double mean_input, double budget);
+
 double percentile(std::vector<double> v, double q);
 
 }  // namespace slo
