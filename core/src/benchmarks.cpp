@@ -202,6 +202,7 @@ double* e_pkernel(Calibration& c, const std::string& k) { return &c.engine[k].pr
 double* e_request(Calibration& c, const std::string& k) { return &c.engine[k].request_ms; }
 double* e_seq(Calibration& c, const std::string& k) { return &c.engine[k].seq_us; }
 double* e_wait(Calibration& c, const std::string& k) { return &c.engine[k].wait_steps; }
+double* e_front(Calibration& c, const std::string& k) { return &c.engine[k].frontend_ms; }
 
 const json& priors() {
   static const json p = json::parse(data::file("calibration-priors.json"));
@@ -234,6 +235,7 @@ Calibration prior_calibration() {
     x.prefill_kernel_us = o.at("prefill_kernel_us");
     x.seq_us = o.value("seq_us", 10.0);
     x.wait_steps = o.value("wait_steps", 1.5);
+    x.frontend_ms = o.value("frontend_ms", 10.0);
     x.request_ms = o.at("request_ms");
     x.prefill_ms = o.at("prefill_ms");
     x.pd_bootstrap_ms = o.at("pd_bootstrap_ms");
@@ -330,6 +332,7 @@ FitResult fit_calibration(const std::vector<std::string>& exclude_sources) {
     params.push_back({true, e, e_request, 1, 500, 0});
     params.push_back({true, e, e_seq, 0.5, 200, 0});
     params.push_back({true, e, e_wait, 0.1, 10, 0});
+    params.push_back({true, e, e_front, 0.1, 200, 0});
   }
   Calibration pc = prior;
   for (auto& p : params) p.prior = *p.ref(pc, p.key);

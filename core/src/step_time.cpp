@@ -61,11 +61,18 @@ struct Ctx {
 };
 
 // Books one operation: time = max(memory, compute); the larger side takes the time.
+// Books one operation into one or two step tallies at once (without and with two-batch overlap),
+// so "auto" overlap walks the layers once. time = smooth roofline of memory and compute.
 struct Booker {
-  StepParts& s;
-  double halves;  // 2 with two-batch overlap (weights read once per micro-batch), 1 otherwise
+  StepParts* parts[2];
+  double halves[2];  // 2 with two-batch overlap (weights read once per micro-batch), 1 otherwise
+  int n = 1;
   void op(double weight_bytes, double data_bytes, bool data_is_kv, double flops, double peak, bool attention_core,
           double hbm) {
+    for (int i = 0; i < n; ++i) book(*parts[i], halves[i], weight_bytes, data_bytes, data_is_kv, flops, peak, attention_core, hbm);
+  }
+  static void book(StepParts& s, double halves, double weight_bytes, double data_bytes, bool data_is_kv, double flops, double peak,
+                   bool attention_core, double hbm) {
     s.weight_bytes += weight_bytes * halves;
     if (data_is_kv) s.kv_bytes += data_bytes;
     if (attention_core) s.attention_flops += flops;
@@ -299,10 +306,8 @@ void classify(StepParts& s) {
 template <class Fill>
 StepParts forward(const Ctx& c, Fill fill, double overhead, double time_scale, bool low_latency) {
   const std::string mode = c.pool.deployment->two_batch_overlap;
-  auto run = [&](bool tbo) {
-    StepParts s;
-    Booker b{s, tbo ? 2.0 : 1.0};
-    fill(b, s);
+  // Totals of one tally: compute, exposed communication and overhead.
+  auto finish = [&](StepParts& s, bool tbo) {
     s.tbo = tbo;
     s.overhead = overhead;
     s.compute_total = s.compute();
@@ -318,17 +323,21 @@ StepParts forward(const Ctx& c, Fill fill, double overhead, double time_scale, b
                                (1.0 - c.e.tbo_overlap) * std::min(total_comm, s.compute_total)
                          : total_comm;
     s.total = s.compute_total + s.exposed_comm + s.overhead;
-    return s;
   };
-  StepParts best;
   const bool can_overlap = c.m.is_moe() && c.ep > 1;
-  if (mode == "on" && can_overlap) best = run(true);
-  else if (mode == "auto" && can_overlap) {
-    StepParts a = run(false), b = run(true);
-    best = b.total < a.total ? b : a;
-  } else {
-    best = run(false);
+  const bool both = mode == "auto" && can_overlap;
+  const bool only_tbo = mode == "on" && can_overlap;
+  StepParts plain, tbo;
+  Booker b{{only_tbo ? &tbo : &plain, &tbo}, {only_tbo ? 2.0 : 1.0, 2.0}, both ? 2 : 1};
+  fill(b, only_tbo ? tbo : plain);
+  if (both) {  // communication does not depend on the overlap: copy it to the second tally
+    tbo.ep_nvlink = plain.ep_nvlink, tbo.ep_rdma = plain.ep_rdma, tbo.ep_latency = plain.ep_latency;
+    tbo.tp_allreduce = plain.tp_allreduce, tbo.pp_send = plain.pp_send;
+    tbo.ep_bytes_nvlink = plain.ep_bytes_nvlink, tbo.ep_bytes_rdma = plain.ep_bytes_rdma;
   }
+  if (!only_tbo) finish(plain, false);
+  if (only_tbo || both) finish(tbo, true);
+  StepParts best = only_tbo ? tbo : both && tbo.total < plain.total ? tbo : plain;
   if (time_scale != 1.0) {
     for (double* x : {&best.weights, &best.kv, &best.gemm, &best.attention, &best.elementwise, &best.ep_nvlink, &best.ep_rdma,
                       &best.ep_latency, &best.tp_allreduce, &best.pp_send, &best.overhead, &best.compute_total,

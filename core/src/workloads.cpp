@@ -52,7 +52,25 @@ void finite_run(LoadResult& r, const Workload& w, double c) {
 
 }  // namespace
 
+LoadResult closed_loop_admitted(const Evaluation& ev, double concurrency);
+
+// More clients than the engine admits (KV cache, request limit): the excess waits in the engine's
+// queue. The admitted ones run a closed loop; a waiting request's TTFT grows by the queue's
+// Little's-law wait, (C - admitted) / rate. Source: Little's law on the waiting queue.
 LoadResult closed_loop(const Evaluation& ev, double concurrency) {
+  const double admit = admit_limit(ev);
+  if (admit < 1 || concurrency <= admit) return closed_loop_admitted(ev, concurrency);
+  LoadResult r = closed_loop_admitted(ev, admit);
+  if (r.lambda > 0) {
+    const double wait = (concurrency - admit) / r.lambda;
+    r.ttft_s += wait;
+    r.latency_s += wait;
+  }
+  r.clients = concurrency;
+  return r;
+}
+
+LoadResult closed_loop_admitted(const Evaluation& ev, double concurrency) {
   LoadResult r;
   r.present = true;
   r.clients = concurrency;
@@ -91,6 +109,10 @@ LoadResult closed_loop(const Evaluation& ev, double concurrency) {
     const double mid = 0.5 * (lo + hi);
     (offered(mid) > mid ? lo : hi) = mid;
   }
+  // The frontend (one process tokenizing, detokenizing and streaming every request) serves at most
+  // 1 / frontend_ms requests per second. Source: SGLang TokenizerManager / vLLM API server, single process.
+  const double frontend_s = ev.s.deployment.engine.overheads.frontend_ms * 1e-3 * ev.s.gpu.eff.launch_scale;
+  if (frontend_s > 0) lo = std::min(lo, 1.0 / frontend_s);
   r.lambda = lo;
   r.ttft_s = ttft_at(lo);
   r.tpot_s = tpot_at(lo);
@@ -133,9 +155,18 @@ LoadResult burst(const Evaluation& ev, double requests) {
     return r;
   }
   LoadResult r = static_batch(ev, requests);
-  // Throughput of the whole burst: every output token over the makespan.
-  r.output_tps = r.latency_s > 0 ? requests * ev.s.workload.output_tokens / r.latency_s : 0;
-  r.input_tps = r.latency_s > 0 ? requests * ev.s.workload.input_tokens / r.latency_s : 0;
+  if (r.tpot_s <= 0) return r;
+  // Every request admitted at once: the burst lasts until its longest request ends, while the batch
+  // shrinks as shorter ones finish (TPOT taken at half the batch). Throughput = tokens / makespan.
+  const Workload& w = ev.s.workload;
+  const double half = std::max(1.0, std::ceil(requests / 2.0 / ev.decode_pool().plan.dp));
+  const double tpot_half = decode_at(ev.decode_pool(), half, w.input_tokens + w.output_tokens / 2.0, 0, ev.time_scale).tpot_s;
+  const double makespan = r.ttft_s + std::max(0.0, w.output_tokens_max - 1.0) * (w.output_tokens_max > w.output_tokens ? tpot_half : r.tpot_s);
+  // The frontend admits the burst one request after another (see closed_loop).
+  const double frontend_s = ev.s.deployment.engine.overheads.frontend_ms * 1e-3 * ev.s.gpu.eff.launch_scale;
+  const double span = std::max(makespan, requests * frontend_s);
+  r.output_tps = span > 0 ? requests * w.output_tokens / span : 0;
+  r.input_tps = span > 0 ? requests * w.input_tokens / span : 0;
   return r;
 }
 

@@ -19,6 +19,8 @@ struct EngineOverheads {
   double prefill_kernel_us = 20; // per kernel of a prefill pass (eager launches, CPU-bound at small batches)
   double seq_us = 10;            // per running sequence per decode step (scheduler, sampling, detokenizer)
   double request_ms = 20;        // per request, in TTFT (tokenize, schedule, detokenize, HTTP)
+  double frontend_ms = 10;       // serial CPU time per request in the frontend process (tokenize, detokenize,
+                                 // HTTP): caps the request rate at 1 / frontend_ms
   double wait_steps = 1.5;       // decode steps a new request waits while others decode (the running step,
                                  // the batch the overlap scheduler already prepared, emitting the first token)
   double prefill_ms = 3;         // per prefill forward (no CUDA graph: eager launches)
