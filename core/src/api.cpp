@@ -52,7 +52,7 @@ std::string evaluate(const std::string& scenario_json, const std::string& option
     ParseResult p = parse_scenario_text(scenario_json, lang);
     if (!p.ok) return json{{"ok", false}, {"errors", errors_json(p.errors)}};
     Report r = method == "seed" ? seed_report(p.scenario, lang) : corrected_report(p.scenario, lang);
-    json out{{"ok", true}, {"errors", json::array()}, {"scenario", p.normalized}, {"minimal", minimal_scenario(p.normalized)}};
+    json out{{"ok", true}, {"errors", json::array()}, {"scenario", p.normalized}, {"minimal", minimal_scenario(p.normalized, p.source)}};
     auto want = [&](const char* f) {
       return formats.is_array() && std::find(formats.begin(), formats.end(), json(f)) != formats.end();
     };
@@ -67,7 +67,7 @@ std::string validate(const std::string& scenario_json, const std::string& lang) 
   return guarded([&]() -> json {
     ParseResult p = parse_scenario_text(scenario_json, parse_lang(lang));
     if (!p.ok) return json{{"ok", false}, {"errors", errors_json(p.errors)}};
-    return json{{"ok", true}, {"errors", json::array()}, {"scenario", p.normalized}, {"minimal", minimal_scenario(p.normalized)}};
+    return json{{"ok", true}, {"errors", json::array()}, {"scenario", p.normalized}, {"minimal", minimal_scenario(p.normalized, p.source)}};
   });
 }
 

@@ -2,11 +2,13 @@
 #include "slo/scenario.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <set>
 #include <sstream>
 
 #include "slo/data.hpp"
+#include "slo/scenario_derive.hpp"
 #include "slo/strict_json.hpp"
 
 namespace slo {
@@ -94,6 +96,8 @@ void merge(json& base, const json& patch, const std::string& path, Errors& E) {
 
 // Schema migrations: a document of version v becomes a document of version v + 1.
 // Version 1 is the first released version; later versions add a step here and freeze their defaults.
+// 1 -> 2: version 2 derives fields a document leaves unset; a migrated version 1 document is
+// complete (its frozen defaults filled every field), so nothing is derived and its meaning holds.
 json migrate(json doc, int from) {
   (void)from;
   return doc;
@@ -449,6 +453,21 @@ bool read_custom_gpu(Reader& R, const json* v, Gpu& g) {
   return true;
 }
 
+// Version 2: a reference the document did not choose that does not fit the model (or its GPU's
+// formats) is not applied; a note says so instead of an error on a field the user never set.
+void skip_unfitting_reference(Scenario& s, const json& rdep, const json& rpr, Lang lang) {
+  Errors scratch(lang);
+  Reader R2{scratch};
+  Reference& rf = s.reference;
+  check_deployment(R2, rf.deployment, s.model, rdep, "reference.deployment", 1 << 20, "");
+  check_precision_on_gpu(R2, rf.precision, rf.gpu, "reference.precision", rpr);
+  if (scratch.empty()) return;
+  rf.present = false;
+  const std::string why = scratch.list().front().message;
+  s.notes.push_back(lang == Lang::Zh ? "参考实测「" + rf.name + "」与模型 " + s.model.name + " 不匹配，未使用（" + why + "）。"
+                                     : "Reference measurement \"" + rf.name + "\" does not fit " + s.model.name + " and is not applied (" + why + ").");
+}
+
 }  // namespace
 
 ParseResult parse_scenario(const json& doc, Lang lang) {
@@ -475,6 +494,7 @@ ParseResult parse_scenario(const json& doc, Lang lang) {
     return fail();
   }
   int version = static_cast<int>(ver->get<int64_t>());
+  const bool derive = version >= 2;
   // Apply the document to the frozen defaults of its own version, then migrate to the current one.
   json merged = defaults_for_version(version);
   merge(merged, doc, "", E);
@@ -496,7 +516,16 @@ ParseResult parse_scenario(const json& doc, Lang lang) {
     } else if (parse_hf_config(*cfg, "model.config", s.model, E)) {
       s.model_preset = "custom";
       s.model.id = "custom";
-      s.model.name = preset_name.empty() ? (s.model.model_type.empty() ? "Custom model" : s.model.model_type) : preset_name;
+      // A pasted config.json is named after the user's model.name, else its "_name_or_path" (the
+      // repository id's last part), else its model_type.
+      std::string repo_name;
+      if (auto np = cfg->find("_name_or_path"); np != cfg->end() && np->is_string()) {
+        repo_name = np->get<std::string>();
+        repo_name = repo_name.substr(repo_name.find_last_of('/') == std::string::npos ? 0 : repo_name.find_last_of('/') + 1);
+        if (repo_name.size() > 120) repo_name.clear();
+      }
+      s.model.name = !preset_name.empty() ? preset_name : !repo_name.empty() ? repo_name
+                     : (s.model.model_type.empty() ? "Custom model" : s.model.model_type);
     }
   } else {
     std::vector<std::string> ids;
@@ -538,7 +567,14 @@ ParseResult parse_scenario(const json& doc, Lang lang) {
                "超过 " + s.gpu.name + " 的 NVLink 域（" + std::to_string(s.gpu.nvlink_domain) + "）",
                "at most " + std::to_string(s.gpu.nvlink_domain), "不超过 " + std::to_string(s.gpu.nvlink_domain));
 
-  // Precision.
+  if (derive && E.empty() && !document_sets(doc, "name") && (document_sets(doc, "model") || document_sets(doc, "hardware"))) {
+    std::string gpu_label = s.gpu_id;  // "h20-96g" -> "H20-96G", as in the frozen name
+    for (char& c : gpu_label) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    s.name = derived_name(s.model.name, s.cluster_gpus(), s.gpu_id == "custom" ? s.gpu.name : gpu_label);
+    merged["name"] = s.name;
+  }
+  // Precision (version 2: unset activations follow what the GPU computes in).
+  if (derive && gpu_ok && E.empty()) derive_precision(merged["precision"], doc, s.gpu);
   const json& pr = R.object(merged, "", "precision");
   s.precision = read_precision(R, pr, "precision");
   if (gpu_ok && E.empty()) check_precision_on_gpu(R, s.precision, s.gpu, "precision", pr);
@@ -546,6 +582,7 @@ ParseResult parse_scenario(const json& doc, Lang lang) {
   // Deployment.
   const int cluster = s.cluster_gpus();
   const std::string cluster_desc = std::to_string(s.nodes) + " x " + std::to_string(s.gpus_per_node) + " = " + std::to_string(cluster) + " GPUs";
+  if (derive && E.empty()) derive_deployment(merged["deployment"], doc, s.model, cluster);
   const json& dep = R.object(merged, "", "deployment");
   s.deployment = read_deployment(R, dep, "deployment", cluster);
 
@@ -591,6 +628,7 @@ ParseResult parse_scenario(const json& doc, Lang lang) {
   if (E.empty()) {
     check_deployment(R, s.deployment, s.model, dep, "deployment", cluster, cluster_desc);
     check_prefill_chunks(R, s.deployment, s.workload, dep, "deployment");
+    if (rf.present && derive && !document_sets(doc, "reference")) skip_unfitting_reference(s, rdep, rpr, lang);
     if (rf.present) check_prefill_chunks(R, rf.deployment, rf.workload, rdep, "reference.deployment");
     if (rf.present) {
       check_deployment(R, rf.deployment, s.model, rdep, "reference.deployment", 1 << 20, "");
@@ -604,6 +642,7 @@ ParseResult parse_scenario(const json& doc, Lang lang) {
   if (!E.empty()) return fail();
   res.ok = true;
   res.normalized = merged;
+  res.source = doc;
   return res;
 }
 
@@ -667,11 +706,42 @@ json diff(const json& full, const json& defaults, const std::string& path) {
   }
   return out;
 }
+
+// Deep merge of plain objects (free-form fields replaced whole).
+void overlay(json& base, const json& patch, const std::string& path) {
+  for (auto it = patch.begin(); it != patch.end(); ++it) {
+    const std::string p = path.empty() ? it.key() : path + "." + it.key();
+    if (it.value().is_object() && !free_form(p) && base.contains(it.key()) && base[it.key()].is_object()) overlay(base[it.key()], it.value(), p);
+    else base[it.key()] = it.value();
+  }
+}
+
 }  // namespace
 
-json minimal_scenario(const json& normalized) {
-  json out = diff(normalized, default_scenario_json(), "");
+json minimal_scenario(const json& normalized, const json& source) {
+  const json defaults = default_scenario_json();
+  json out;
+  if (source.is_object() && source.value("version", 0) >= 2) {
+    json given = defaults;  // what the document sets, minus what equals the defaults
+    overlay(given, source, "");
+    out = diff(given, defaults, "");
+  } else {
+    out = diff(normalized, defaults, "");
+  }
   out["version"] = kScenarioVersion;
+  // Version 2 derives what a document leaves out: add every field that would derive differently
+  // (e.g. a version 1 document's frozen pool or name) until the document parses back to itself.
+  for (int round = 0; round < 4; ++round) {
+    ParseResult p = parse_scenario(out);
+    if (!p.ok) {
+      out = diff(normalized, defaults, "");
+      out["version"] = kScenarioVersion;
+      break;
+    }
+    json missing = diff(normalized, p.normalized, "");
+    if (missing.empty()) break;
+    overlay(out, missing, "");
+  }
   return out;
 }
 

@@ -3,35 +3,12 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import * as H from './helpers.mjs';
 import { sampleReport } from './sample-report.mjs';
+import { parseCsv } from './csv.mjs';
 
 const env = H.servedPage({ launchOptions: { permissions: ['clipboard-read', 'clipboard-write'] } });
 
 const T = 60000;
 const run = H.timedRunner(T);
-
-// RFC 4180 parser (quoted fields, doubled quotes, CRLF), strict: throws on a stray quote.
-export function parseCsv(text) {
-  const rows = [];
-  let row = [], field = '', i = 0, quoted = false;
-  if (text.charCodeAt(0) === 0xfeff) i = 1;
-  for (; i < text.length; i++) {
-    const c = text[i];
-    if (quoted) {
-      if (c === '"') {
-        if (text[i + 1] === '"') { field += '"'; i++; } else quoted = false;
-      } else field += c;
-    } else if (c === '"') {
-      if (field !== '') throw new Error('stray quote at ' + i);
-      quoted = true;
-    } else if (c === ',') { row.push(field); field = ''; }
-    else if (c === '\r' && text[i + 1] === '\n') { row.push(field); rows.push(row); row = []; field = ''; i++; }
-    else if (c === '\n') { row.push(field); rows.push(row); row = []; field = ''; }
-    else field += c;
-  }
-  if (quoted) throw new Error('unterminated quote');
-  if (field !== '' || row.length) { row.push(field); rows.push(row); }
-  return rows;
-}
 
 async function download(page, buttonId) {
   await page.click('#export-menu > summary');
@@ -72,8 +49,8 @@ run('JSON export parses and has scenario + report', async () => {
   const doc = JSON.parse(js.text);
   assert.equal(doc.format, 'slo-estimator-export');
   assert.equal(doc.scenario.slo.tpot_ms, 42);
-  assert.equal(doc.scenario.version, 1);
-  assert.deepEqual(doc.minimal, { version: 1, slo: { tpot_ms: 42 } });
+  assert.equal(doc.scenario.version, 2);
+  assert.deepEqual(doc.minimal, { version: 2, slo: { tpot_ms: 42 } });
   assert.equal(doc.report.format, 'slo-estimator-report');
   assert.equal(doc.report.schema, 1);
   assert.deepEqual(doc.report, await page.evaluate(() => window.SloEstimator.report()));
@@ -90,9 +67,10 @@ run('CSV export of the core report parses (one block per table)', async (t) => {
   const rows = parseCsv(csv.text);
   const report = await page.evaluate(() => window.SloEstimator.report());
   const tables = (report.sections || []).flatMap((s) => (s.items || []).filter((i) => i.kind === 'table'));
-  if (!tables.length) t.diagnostic('the core report has no tables yet: the CSV is empty (the sample-report test covers the format)');
+  const figures = (report.sections || []).flatMap((s) => (s.items || []).filter((i) => i.kind === 'row' && i.value && i.value.text));
   const dataRows = rows.filter((r) => r.length > 1 || r[0] !== '');
-  assert.equal(dataRows.length, tables.reduce((n, tb) => n + 2 + tb.rows.length, 0));
+  // blocks: verdicts, key figures, then each table: a title line, a header, the rows
+  assert.equal(dataRows.length, (2 + report.verdicts.length) + (2 + figures.length) + tables.reduce((n, tb) => n + 2 + tb.rows.length, 0));
   await H.assertClean(page, assert);
   await page.close();
 });
@@ -103,10 +81,15 @@ run('CSV of a report with tricky cells: quoting, commas, quotes, formulas', asyn
   r.sections[1].items[0].rows.push([{ number: null, unit: '', text: 'a "quoted", comma\nnewline' }, { number: null, unit: '', text: '=HYPERLINK("x")' }, { number: -5, unit: '%', text: '-5 %' }]);
   const csv = await page.evaluate((rep) => SLO.exports.tablesCsv(rep), r);
   const rows = parseCsv(csv);
-  assert.deepEqual(rows[0], ['Decode / Decode batch sweep']);
-  assert.deepEqual(rows[1], ['batch / GPU', 'TPOT', 'throughput, "total"']);
-  assert.deepEqual(rows[2], ['16', '31 ms', '16,500 tokens/s']);
-  assert.deepEqual(rows[5], ['a "quoted", comma\nnewline', "'=HYPERLINK(\"x\")", '-5 %']);
+  const at = rows.findIndex((r) => r[0] === 'Decode / Decode batch sweep');
+  assert.ok(at > 0, 'the table block follows the verdicts and key figures');
+  // numbers as numbers, one unit in the header, two units in a unit column; text cells keep their text
+  assert.deepEqual(rows[at + 1], ['batch / GPU', 'TPOT (ms)', 'throughput, "total"', 'throughput, "total" unit']);
+  assert.deepEqual(rows[at + 2], ['16', '31', '16500', 'tokens/s']);
+  assert.deepEqual(rows[at + 5], ['a "quoted", comma\nnewline', "'=HYPERLINK(\"x\")", '-5', '%']);
+  // a column of one unit: numbers, the unit in the header
+  const v = rows.findIndex((r) => r[0] === 'Verdicts');
+  assert.deepEqual(rows[v + 1], ['Target', 'Status', 'Value', 'Value unit', 'Limit', 'Limit unit', 'Margin (%)']);
   await H.assertClean(page, assert);
   await page.close();
 });

@@ -21,6 +21,7 @@ const noHScroll = (page) => page.evaluate(() => ({ sw: document.documentElement.
 
 run('360 px: no horizontal scroll (full page, all groups open, sample report, errors, dialog)', () => withBrowser({ width: 360, height: 740 }, async (b) => {
   const page = await H.openPage(b.context, srv.url + '#lang=zh');
+  await page.click('#pane-edit');  // phones show one pane at a time
   for (const d of await page.locator('#editor details').all()) await d.evaluate((el) => { el.open = true; });
   let m = await noHScroll(page);
   assert.ok(m.sw <= m.w, 'scrollWidth ' + m.sw + ' > ' + m.w);
@@ -28,6 +29,7 @@ run('360 px: no horizontal scroll (full page, all groups open, sample report, er
   m = await noHScroll(page);
   assert.ok(m.sw <= m.w, 'with errors: scrollWidth ' + m.sw);
   await H.nextEval(page, () => page.fill('#f-deployment-colocated-ep', '32'));
+  await page.click('#pane-report');
   m = await noHScroll(page);
   assert.ok(m.sw <= m.w, 'with the core report: scrollWidth ' + m.sw);
   await page.evaluate(() => document.querySelector('.report-panel').scrollIntoView());

@@ -73,7 +73,7 @@ for (const fx of H.readFixtures()) {
 }
 
 // Hostile or broken links: a clear error, the default scenario, nothing executed or injected.
-const DEFAULT_MIN = { version: 1 };
+const DEFAULT_MIN = { version: 2 };
 const hostile = [
   ['script in the scenario name (format 1)', () => '#s=' + f1(JSON.stringify({ version: 1, name: '<img src=x onerror=alert(1)><script>alert(2)</script>' })), 'loads'],
   ['script in the scenario name (format 0)', () => '#s=' + f0(JSON.stringify({ version: 1, name: '"><svg onload=alert(3)>' })), 'loads'],

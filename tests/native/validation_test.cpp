@@ -46,21 +46,21 @@ const json kDeepSeek256Gpus = {{"hardware", {{"nodes", 32}}}};
 
 TEST(Validation, MissingVersion) {
   ParseResult r = parse_scenario(json::object());
-  expect_error(r, "version", "missing", "an integer from 1 to 1");
-  expect_error(parse_scenario(json::object(), Lang::Zh), "version", "missing", "1 到 1 的整数");
+  expect_error(r, "version", "missing", "an integer from 1 to 2");
+  expect_error(parse_scenario(json::object(), Lang::Zh), "version", "missing", "1 到 2 的整数");
   EXPECT_EQ(r.errors.size(), 1u) << all_errors(r);
 }
 
 TEST(Validation, FutureVersion) {
-  ParseResult r = parse(json{{"version", 2}});
-  expect_error(r, "version", "2", "an integer from 1 to 1 (update the estimator to open it)", "is newer than this estimator");
-  expect_error(parse(json{{"version", 2}}, Lang::Zh), "version", "2", "请升级估算器后打开", "比本估算器更新");
+  ParseResult r = parse(json{{"version", 3}});
+  expect_error(r, "version", "3", "an integer from 1 to 2 (update the estimator to open it)", "is newer than this estimator");
+  expect_error(parse(json{{"version", 3}}, Lang::Zh), "version", "3", "请升级估算器后打开", "比本估算器更新");
 }
 
 TEST(Validation, VersionZeroStringAndFraction) {
-  expect_error(parse(json{{"version", 0}}), "version", "0", "an integer from 1 to 1");
-  expect_error(parse(json{{"version", "1"}}), "version", "\"1\"", "an integer from 1 to 1");
-  expect_error(parse(json{{"version", 1.5}}), "version", "1.5", "an integer from 1 to 1");
+  expect_error(parse(json{{"version", 0}}), "version", "0", "an integer from 1 to 2");
+  expect_error(parse(json{{"version", "1"}}), "version", "\"1\"", "an integer from 1 to 2");
+  expect_error(parse(json{{"version", 1.5}}), "version", "1.5", "an integer from 1 to 2");
 }
 
 TEST(Validation, UnknownTopLevelField) {

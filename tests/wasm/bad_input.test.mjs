@@ -107,12 +107,12 @@ test('huge and fractional numbers inside model.config', () => {
     rejects(JSON.stringify({ version: 1, model: { config: cfg } }), { path: 'model.config' });
 });
 
-test('version: missing, 0, 2, "1", 1.5, -1, null, huge', () => {
+test('version: missing, 0, 3, "1", 1.5, -1, null, huge', () => {
   rejects('{}', { path: 'version' });
   rejects('{"name":"x"}', { path: 'version' });
-  for (const v of ['0', '2', '"1"', '1.5', '1.0', '-1', 'null', 'true', '[1]', '{"v":1}', '99999999999999999999', '18446744073709551615'])
+  for (const v of ['0', '3', '"1"', '1.5', '1.0', '-1', 'null', 'true', '[1]', '{"v":1}', '99999999999999999999', '18446744073709551615'])
     rejects(`{"version":${v}}`, { path: 'version' });
-  const future = rejects('{"version":2}', { path: 'version' });
+  const future = rejects('{"version":3}', { path: 'version' });
   assert.match(future[0].message, /newer/);
 });
 

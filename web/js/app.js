@@ -13,6 +13,7 @@
     tab: 'corrected',
     doc: null,           // the full scenario document being edited
     defaults: null,
+    explicit: new Set(), // leaf paths the user set (sent to the core; the rest is derived)
     catalog: null,
     result: null,        // last evaluate() result with ok = true
     minimal: null,
@@ -75,6 +76,7 @@
     if (I.LANGS.includes(lp) && lp !== state.lang) { state.lang = lp; state.catalog = await catalog(state.lang); applyLangAttr(); relayout = true; }
     if (view !== state.view) { state.view = view; relayout = true; }
     let doc = clone(state.defaults);
+    let explicitFrom = null;
     state.linkNotice = null;
     state.keepHash = false;
     if (frag.tooLong) {
@@ -83,7 +85,7 @@
       try {
         const dec = await LINK.decodeScenario(frag.params.get('s'));
         const v = await validate(dec.doc);
-        if (v && v.ok) doc = v.scenario;
+        if (v && v.ok) { doc = v.scenario; explicitFrom = dec.doc; }
         else state.linkNotice = { code: 'link_err_invalid', errors: (v && v.errors) || [] };
       } catch (e) {
         state.linkNotice = { code: e && e.code ? e.code : 'link_err_format', vars: e && e.vars };
@@ -91,6 +93,7 @@
     }
     if (state.linkNotice) state.keepHash = true;
     state.doc = doc;
+    state.explicit = explicitPaths(explicitFrom, doc);
     state.seed = null;
     if (relayout) buildShell();
     buildEditor();
@@ -137,7 +140,7 @@
       h('nav', { class: 'actions', 'aria-label': t('app_title') },
         h('button', { type: 'button', id: 'btn-copy-link', class: 'btn primary', text: t('copy_link'), on: { click: copyLink } }),
         h('button', { type: 'button', id: 'btn-embed', class: 'btn', text: t('embed'), on: { click: openEmbedDialog } }),
-        h('details', { class: 'menu', id: 'export-menu' },
+        h('details', { class: 'menu', id: 'export-menu', on: { keydown: menuKeys } },
           h('summary', { class: 'btn', text: t('export') }),
           h('div', { class: 'menu-list', role: 'menu' },
             h('button', { type: 'button', role: 'menuitem', id: 'exp-md', text: t('export_md'), on: { click: () => exportMarkdown(false) } }),
@@ -153,7 +156,13 @@
         h('input', { id: 'link-out', type: 'text', readonly: true, spellcheck: 'false' }),
         h('button', { type: 'button', class: 'btn small', id: 'link-close', 'aria-label': t('close'), text: '×', on: { click: () => { $('link-box').hidden = true; } } })),
       h('p', { id: 'link-note', class: 'muted small' }));
-    const layout = h('div', { class: 'layout' },
+    // Phones: one pane at a time (the report first, failing verdicts on top), switched here.
+    const paneSwitch = h('div', { class: 'pane-switch', id: 'pane-switch', role: 'group', 'aria-label': t('pane_switch') },
+      h('button', { type: 'button', class: 'btn', id: 'pane-edit', 'aria-pressed': 'false', text: t('pane_edit'), on: { click: () => showPane('edit') } }),
+      h('button', { type: 'button', class: 'btn', id: 'pane-report', 'aria-pressed': 'true', text: t('pane_report'), on: { click: () => showPane('report') } }),
+      h('span', { id: 'pane-summary', class: 'pane-summary' }));
+    const layout = h('div', { class: 'layout', id: 'layout', 'data-pane': 'report' },
+      paneSwitch,
       h('aside', { id: 'editor', class: 'editor', 'aria-label': t('editor') }),
       h('main', { class: 'main' },
         h('div', { id: 'notice', class: 'notice-area' }),
@@ -398,7 +407,7 @@
         const p = presets.find((x) => x.id === sel.value);
         if (!p) return;
         const v = await validate(p.scenario || { version: 1 });
-        if (v && v.ok) replaceDoc(v.scenario);
+        if (v && v.ok) replaceDoc(v.scenario, Object.assign({}, p.scenario, { version: 2 }));
       });
       return h('div', { class: 'field wide' }, h('label', { for: 'f-scenario-preset', text: t('scenario_preset') }),
         h('div', { class: 'control' }, sel, h('button', { type: 'button', class: 'btn small', id: 'btn-reset', text: t('reset'), on: { click: () => replaceDoc(clone(state.defaults)) } })));
@@ -414,8 +423,8 @@
           if (ta) ta.focus();
           return;
         }
-        F.set(state.doc, 'model.preset', sel.value);
-        F.set(state.doc, 'model.config', null);
+        setDoc('model.preset', sel.value);
+        setDoc('model.config', null);
         edited();
       });
       const note = h('p', { class: 'muted small', id: 'model-note' });
@@ -427,7 +436,7 @@
     if (w === 'model-config') {
       const status = h('p', { id: 'config-status', class: 'config-status', hidden: true });
       const clearBtn = h('button', { type: 'button', class: 'btn small', id: 'btn-config-clear', text: t('config_clear'), hidden: true,
-        on: { click: () => { F.set(state.doc, 'model.config', null); edited(); } } });
+        on: { click: () => { setDoc('model.config', null); edited(); } } });
       const local = h('p', { class: 'field-error', id: 'config-local-error', hidden: true, role: 'alert' });
       const ta = h('textarea', { id: 'config-paste', rows: '4', spellcheck: 'false', class: 'mono', placeholder: '{ "architectures": [...], "hidden_size": ... }' });
       const apply = h('button', { type: 'button', class: 'btn small', id: 'btn-config-apply', text: t('config_apply'), on: { click: () => applyConfigText(ta.value) } });
@@ -453,19 +462,19 @@
       const sel = h('select', { id: fid(f.path), name: f.path }, gpuOptions(true).map((o) => h('option', { value: o.value, text: o.label })));
       sel.addEventListener('change', () => {
         const prev = currentGpu();
-        F.set(state.doc, 'hardware.gpu', sel.value);
+        setDoc('hardware.gpu', sel.value);
         if (sel.value === 'custom') {
           if (!F.get(state.doc, 'hardware.custom_gpu')) {
             const b = prev || {};
             const pick = (k, d) => (typeof b[k] === 'number' && Number.isFinite(b[k]) ? b[k] : d);
-            F.set(state.doc, 'hardware.custom_gpu', {
+            setDoc('hardware.custom_gpu', {
               name: 'Custom GPU', memory_gb: pick('memory_gb', 80), hbm_tb_s: pick('hbm_tb_s', 3.35), bf16_tflops: pick('bf16_tflops', 989),
               fp8_tflops: pick('fp8_tflops', 0), int8_tops: pick('int8_tops', 0), fp4_tflops: pick('fp4_tflops', 0),
               nvlink_gb_s: pick('nvlink_gb_s', 450), nic_gb_s: pick('nic_gb_s', 50), nvlink_domain: pick('nvlink_domain', 8),
             });
           }
         } else {
-          F.set(state.doc, 'hardware.custom_gpu', null);
+          setDoc('hardware.custom_gpu', null);
         }
         edited(true);
       });
@@ -485,7 +494,7 @@
       sel.addEventListener('change', () => {
         const s = schemes.find((x) => x.id === sel.value);
         if (!s || !s.precision) return;
-        for (const k of ['weights', 'activations', 'kv_cache']) if (typeof s.precision[k] === 'string') F.set(state.doc, f.prefix + 'precision.' + k, s.precision[k]);
+        for (const k of ['weights', 'activations', 'kv_cache']) if (typeof s.precision[k] === 'string') setDoc(f.prefix + 'precision.' + k, s.precision[k]);
         if (f.prefix) markRefCustom();
         edited(true);
       });
@@ -516,9 +525,9 @@
         const v = sel.value;
         const refs = Array.isArray(state.catalog && state.catalog.references) ? state.catalog.references : [];
         const r = refs.find((x) => x.id === v);
-        if (r && r.reference && typeof r.reference === 'object') state.doc.reference = Object.assign(clone(state.defaults.reference), clone(r.reference), { preset: v });
-        else if (state.defaults.reference && v === state.defaults.reference.preset) state.doc.reference = clone(state.defaults.reference);
-        else F.set(state.doc, 'reference.preset', v);
+        if (r && r.reference && typeof r.reference === 'object') setDoc('reference', Object.assign(clone(state.defaults.reference), clone(r.reference), { preset: v }));
+        else if (state.defaults.reference && v === state.defaults.reference.preset) setDoc('reference', clone(state.defaults.reference));
+        else setDoc('reference.preset', v);
         edited(true);
       });
       const wrap = h('div', { class: 'field wide', 'data-path': f.path }, h('label', { for: fid(f.path), text: tl(f.label) }), h('div', { class: 'control' }, sel), errorEl(f.path));
@@ -533,7 +542,7 @@
         let d;
         try { d = JSON.parse(ta.value); } catch (e) { showLocal(local, t('config_bad_json', { msg: e.message })); return; }
         const v = await validate(d);
-        if (v && v.ok) { local.hidden = true; replaceDoc(v.scenario); }
+        if (v && v.ok) { local.hidden = true; replaceDoc(v.scenario, JSON.parse(ta.value)); }
         else {
           clear(local);
           local.appendChild(h('ul', null, ((v && v.errors) || []).map((e) => h('li', { text: str(e.message) }))));
@@ -558,7 +567,7 @@
     try { obj = JSON.parse(text); } catch (e) { showLocal(local, t('config_bad_json', { msg: e.message })); return; }
     if (!obj || typeof obj !== 'object' || Array.isArray(obj)) { showLocal(local, t('config_not_object')); return; }
     showLocal(local, '');
-    F.set(state.doc, 'model.config', obj);
+    setDoc('model.config', obj);
     const ta = $('config-paste');
     if (ta) ta.value = '';
     edited(true);
@@ -617,46 +626,25 @@
   }
 
   function onInput(f, el) {
-    const prevCluster = f.cluster ? clusterSize() : 0;
     const value = parseInput(f, el);
-    F.set(state.doc, f.path, value);
+    setDoc(f.path, value);
     if (f.ref) markRefCustom();
-    if (f.cluster) followCluster(prevCluster);
     edited(f.type === 'select' || f.type === 'bool' || f.type === 'multi' || f.type === 'gpu');
   }
 
   function markRefCustom() {
     const cur = F.get(state.doc, 'reference.preset');
     if (cur !== 'custom' && cur !== 'none') {
-      F.set(state.doc, 'reference.preset', 'custom');
+      setDoc('reference.preset', 'custom');
       const sel = $(fid('reference.preset'));
       const b = bindings.find((x) => x.path === 'reference.preset');
       if (sel && b && b.sync) b.sync(b);
     }
   }
 
-  function clusterSize() {
-    const n = F.get(state.doc, 'hardware.nodes'), g = F.get(state.doc, 'hardware.gpus_per_node');
-    return Number.isInteger(n) && Number.isInteger(g) ? n * g : 0;
-  }
-
-  // Keeps a colocated pool that spanned the whole cluster spanning it (and EP = GPUs if it was).
-  function followCluster(prev) {
-    const now = clusterSize();
-    if (!prev || !now || prev === now) return;
-    const pool = state.doc.deployment && state.doc.deployment.colocated;
-    if (!pool || pool.gpus !== prev) return;
-    if (pool.ep === pool.gpus) pool.ep = now;
-    pool.gpus = now;
-    syncInputs(true);
-  }
-
+  // The colocated pool spans the cluster again: its GPUs and EP go back to the core's derivation.
   function fitCluster() {
-    const now = clusterSize();
-    const pool = state.doc.deployment && state.doc.deployment.colocated;
-    if (!now || !pool) return;
-    if (pool.ep === pool.gpus) pool.ep = now;
-    pool.gpus = now;
+    for (const k of ['gpus', 'ep', 'redundant_experts']) state.explicit.delete('deployment.colocated.' + k);
     edited(true);
   }
 
@@ -686,8 +674,55 @@
     for (const el of ed.querySelectorAll('[data-when], .field')) if (typeof el._when === 'function') el.hidden = !el._when(state.doc);
   }
 
-  function replaceDoc(doc) {
+  // Scenario version 2: the page sends only the fields the user (or the opened link, preset or
+  // document) set; the core derives the rest (pools follow the cluster, EP the pool, precision the
+  // GPU) and the editor shows the derived values. A version 1 document is complete: every field set.
+  function setDoc(path, value) {
+    F.set(state.doc, path, value);
+    state.explicit.add(path);
+  }
+
+  function leafPaths(obj, prefix, out) {
+    for (const k of Object.keys(obj || {})) {
+      const p = prefix ? prefix + '.' + k : k;
+      const v = obj[k];
+      if (v && typeof v === 'object' && !Array.isArray(v) && p !== 'model.config' && p !== 'hardware.custom_gpu') leafPaths(v, p, out);
+      else out.add(p);
+    }
+    return out;
+  }
+
+  function explicitPaths(from, full) {
+    if (!from) return new Set();
+    const set = leafPaths(from.version === 1 ? full : from, '', new Set());
+    set.delete('version');
+    return set;
+  }
+
+  function sentDoc() {
+    const out = { version: 2 };
+    const all = state.doc.version === 1 ? leafPaths(state.doc, '', new Set()) : state.explicit;
+    for (const p of all) if (p !== 'version') {
+      const v = F.get(state.doc, p);
+      if (v !== undefined) F.set(out, p, clone(v));
+    }
+    return out;
+  }
+
+  function adoptDerived(scenario) {
+    if (!scenario) return;
+    let changed = false;
+    for (const p of leafPaths(scenario, '', new Set())) {
+      if (!/^(name$|precision\.|deployment\.)/.test(p) || state.explicit.has(p)) continue;
+      const v = F.get(scenario, p);
+      if (JSON.stringify(v) !== JSON.stringify(F.get(state.doc, p))) { F.set(state.doc, p, clone(v)); changed = true; }
+    }
+    if (changed) syncInputs(true);
+  }
+
+  function replaceDoc(doc, from) {
     state.doc = doc;
+    state.explicit = explicitPaths(from || null, doc);
     state.keepHash = false;
     syncInputs(false);
     const cb = $('config-box');
@@ -723,7 +758,7 @@
     const t0 = performance.now();
     let res;
     try {
-      res = JSON.parse(await E.call('evaluate', JSON.stringify(state.doc), JSON.stringify({ lang, method: 'corrected', formats: ['json', 'markdown'] })));
+      res = JSON.parse(await E.call('evaluate', JSON.stringify(sentDoc()), JSON.stringify({ lang, method: 'corrected', formats: ['json', 'markdown'] })));
     } catch (e) {
       res = { ok: false, errors: [{ path: '(internal)', value: '', expected: '', message: String(e && e.message ? e.message : e) }] };
     }
@@ -738,6 +773,7 @@
     if (res && res.ok) {
       state.result = res;
       state.minimal = res.minimal;
+      adoptDerived(res.scenario);
       state.errors = [];
       state.seed = null;
       renderReportArea();
@@ -749,6 +785,7 @@
       setStatus('errors');
     }
     markErrors();
+    paneSummary();
     for (const b of bindings) if (b.field.type === 'document' && b.sync) b.sync(b);
     document.dispatchEvent(new CustomEvent('slo:evaluated', { detail: { ok: !!(res && res.ok) } }));
   }
@@ -807,6 +844,26 @@
       if (s) { s.textContent = String(n) + ' ⚠'; s.hidden = false; }
     }
     summary.append(h('h2', { text: t('errors_title') }), list);
+    revealHiddenError();
+  }
+
+  // An error on a field the user cannot see (inside a folded group) unfolds the group; when the
+  // user is not typing in a text field, focus moves to it. Once per new set of errors.
+  function revealHiddenError() {
+    const key = JSON.stringify(state.errors.map((e) => e.path));
+    if (key === state.revealedErrors) return;
+    state.revealedErrors = key;
+    for (const e of state.errors) {
+      const wrap = errorTarget(e.path);
+      if (!wrap) continue;
+      let folded = false;
+      for (let d = wrap.closest('details'); d; d = d.parentElement && d.parentElement.closest('details')) if (!d.open) { d.open = true; folded = true; }
+      const a = document.activeElement;
+      const typing = a && (a.tagName === 'TEXTAREA' || (a.tagName === 'INPUT' && !/^(checkbox|radio|button)$/.test(a.type)));
+      const input = wrap.querySelector('input, select, textarea');
+      if (folded && input && !typing) input.focus();
+      return;
+    }
   }
 
   function focusField(wrap) {
@@ -993,6 +1050,24 @@
     ro.observe(el);
   }
 
+  function showPane(pane) {
+    const l = $('layout');
+    if (!l) return;
+    l.dataset.pane = pane;
+    for (const id of ['edit', 'report']) { const b = $('pane-' + id); if (b) b.setAttribute('aria-pressed', String(id === pane)); }
+    window.scrollTo(0, 0);
+  }
+
+  // The sticky phone bar's summary: "2 of 5 targets met" (or the error count) beside the switch.
+  function paneSummary() {
+    const el = $('pane-summary');
+    if (!el) return;
+    const v = (state.result && state.result.report && state.result.report.verdicts) || [];
+    const judged = v.filter((x) => x && (x.status === 'pass' || x.status === 'fail'));
+    el.textContent = state.errors.length ? t('pane_errors', { n: state.errors.length })
+      : judged.length ? t('pane_met', { n: judged.filter((x) => x.status === 'pass').length, m: judged.length }) : '';
+  }
+
   // ---------------------------------------------------------------- exports
   function closeMenu() {
     const m = $('export-menu');
@@ -1041,8 +1116,33 @@
   function exportCsv() {
     closeMenu();
     const r = currentReport();
-    if (!r) return;
-    SLO.exports.download(exportBase() + '-tables.csv', SLO.exports.tablesCsv(r), 'text/csv');
+    if (!r) { toast(t('csv_empty')); return; }
+    const labels = {};
+    for (const k of ['verdicts', 'figures', 'target', 'status', 'value', 'limit', 'margin', 'section', 'figure', 'note']) labels[k] = t('csv_' + k);
+    const csv = SLO.exports.tablesCsv(r, labels);
+    if (csv.length <= 1) { toast(t('csv_empty')); return; }
+    SLO.exports.download(exportBase() + '-tables.csv', csv, 'text/csv');
+  }
+
+  // The Export menu: arrow keys move between its items, Escape closes it and returns to its button.
+  function menuKeys(ev) {
+    const m = $('export-menu');
+    if (!m) return;
+    const items = [...m.querySelectorAll('[role=menuitem]')];
+    const i = items.indexOf(document.activeElement);
+    if (ev.key === 'Escape' && m.open) {
+      m.open = false;
+      m.querySelector('summary').focus();
+      ev.preventDefault();
+    } else if (ev.key === 'ArrowDown' || ev.key === 'ArrowUp') {
+      if (!m.open) m.open = true;
+      const n = items.length, next = i < 0 ? (ev.key === 'ArrowDown' ? 0 : n - 1) : (i + (ev.key === 'ArrowDown' ? 1 : n - 1)) % n;
+      items[next].focus();
+      ev.preventDefault();
+    } else if ((ev.key === 'Home' || ev.key === 'End') && i >= 0) {
+      items[ev.key === 'Home' ? 0 : items.length - 1].focus();
+      ev.preventDefault();
+    }
   }
 
   // ---------------------------------------------------------------- public (tests, console)

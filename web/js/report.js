@@ -35,14 +35,14 @@
   }
 
   function rowsTable(rows) {
-    return h('table', { class: 'rows' }, h('tbody', null, rows.map((r) => {
+    return h('div', { class: 'table-wrap' }, h('table', { class: 'rows' }, h('tbody', null, rows.map((r) => {
       const lvl = Math.max(0, Math.min(4, Number.isInteger(r.level) ? r.level : 0));
       const value = valueText(r.value);
       return h('tr', { class: 'lvl-' + lvl + (!value && lvl === 0 ? ' heading' : ''), 'data-row-id': str(r.id) },
         h('th', { scope: 'row', text: str(r.label) }),
         h('td', { class: 'val' }, value, bandEl(r.value) ? [' ', bandEl(r.value)] : null),
         h('td', { class: 'note', text: str(r.note) }));
-    })));
+    }))));
   }
 
   function table(tb) {
@@ -87,7 +87,9 @@
 
   function header(r, lang) {
     const t = (k) => SLO.i18n.t(lang, k);
-    const verdicts = Array.isArray(r.verdicts) ? r.verdicts : [];
+    // Failing verdicts first (then warnings), so the first screen of a phone shows what fails.
+    const rank = (v) => ({ fail: 0, warn: 1 }[status(v.status)] ?? 2);
+    const verdicts = (Array.isArray(r.verdicts) ? r.verdicts : []).map((v, i) => [v, i]).sort((a, b) => rank(a[0]) - rank(b[0]) || a[1] - b[1]).map((x) => x[0]);
     const bn = (Array.isArray(r.bottlenecks) ? r.bottlenecks : []).map(str).filter(Boolean);
     return [
       str(r.title) ? h('h2', { class: 'report-title', text: str(r.title) }) : null,

@@ -16,7 +16,8 @@
 
 namespace slo {
 
-constexpr int kScenarioVersion = 1;
+// Version 2 (derived defaults, see scenario_derive.hpp); version 1 documents migrate unchanged.
+constexpr int kScenarioVersion = 2;
 
 // One pool of GPUs serving one phase (or both, colocated): `replicas` identical instances of
 // gpus / replicas GPUs each, every instance with its own attention TP / DP / EP / PP (they share no
@@ -124,6 +125,8 @@ struct Scenario {
   Workload workload;
   Slo slo;
   Reference reference;
+  // What parsing decided for the user (e.g. a reference that does not fit the model, not applied).
+  std::vector<std::string> notes;
 
   int cluster_gpus() const { return nodes * gpus_per_node; }
 };
@@ -132,6 +135,7 @@ struct ParseResult {
   bool ok = false;
   Scenario scenario;
   nlohmann::json normalized;  // the full document (defaults applied), when ok
+  nlohmann::json source;      // the document as given (version 2: what it sets, the rest is derived)
   std::vector<FieldError> errors;
 };
 
@@ -143,7 +147,9 @@ nlohmann::json defaults_for_version(int version);
 ParseResult parse_scenario(const nlohmann::json& doc, Lang lang = Lang::En);
 ParseResult parse_scenario_text(const std::string& text, Lang lang = Lang::En);
 // The smallest document that parses to the same scenario (fields equal to the defaults dropped).
-nlohmann::json minimal_scenario(const nlohmann::json& normalized);
+// `source` (the parsed document) keeps version 2 fields derived when they still derive to the same
+// value; the result always parses back to `normalized`.
+nlohmann::json minimal_scenario(const nlohmann::json& normalized, const nlohmann::json& source = nlohmann::json());
 
 // Scenario presets shipped with the page and CLI (core/data/scenarios/presets.json).
 nlohmann::json scenario_presets();

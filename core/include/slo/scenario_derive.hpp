@@ -1,0 +1,29 @@
+// Scenario version 2: a field a document does not set follows the fields it does set (pool GPUs
+// follow the cluster, EP follows the pool, precision follows the GPU). Version 1 documents are
+// complete after migration, so nothing is derived for them and their meaning never changes.
+#pragma once
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "slo/hardware.hpp"
+#include "slo/model.hpp"
+
+namespace slo {
+
+// True when the raw document `doc` sets the field at the dotted `path` (e.g. "deployment.mode").
+bool document_sets(const nlohmann::json& doc, const std::string& path);
+
+// Activations the document leaves unset become a format the GPU computes in with the weights.
+void derive_precision(nlohmann::json& precision, const nlohmann::json& doc, const Gpu& gpu);
+
+// Pools of the active mode the document leaves unset span the cluster (disaggregated: 1/4 prefill,
+// the rest decode); an unset EP is 1 for a dense model, else the largest divisor of a pipeline
+// stage that the experts (plus redundant replicas, adjusted when unset) split evenly.
+void derive_deployment(nlohmann::json& deployment, const nlohmann::json& doc, const ModelArch& m, int cluster);
+
+// The name of a scenario whose document changes the model or hardware but not the name:
+// "<model> on <gpus> x <GPU>" (the frozen name describes the frozen model and cluster only).
+std::string derived_name(const std::string& model, int gpus, const std::string& gpu);
+
+}  // namespace slo

@@ -1,0 +1,114 @@
+// Scenario version 2: one edit of the default scenario gives a report, because the fields the
+// document does not set follow the ones it sets; version 1 documents keep their meaning.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "slo/api.hpp"
+#include "slo/scenario.hpp"
+
+using nlohmann::json;
+using namespace slo;
+
+namespace {
+
+// The seven one-edit documents of issue 12.
+std::vector<json> seven(int version) {
+  std::vector<json> docs = {
+      {{"model", {{"preset", "meta-llama/Llama-3.1-70B-Instruct"}}}},
+      {{"model", {{"preset", "Qwen/Qwen3-235B-A22B"}}}},
+      {{"model", {{"preset", "Qwen/Qwen3-235B-A22B"}}}, {"hardware", {{"gpu", "h200-141g"}}}, {"deployment", {{"mode", "disaggregated"}}}},
+      {{"deployment", {{"mode", "disaggregated"}}}},
+      {{"model", {{"preset", "mistralai/Mixtral-8x7B-v0.1"}}}, {"hardware", {{"gpu", "a100-80g"}}}},
+      {{"hardware", {{"nodes", 2}}}},
+      {{"model", {{"preset", "openai/gpt-oss-120b"}}}, {"hardware", {{"nodes", 1}}}},
+  };
+  for (auto& d : docs) d["version"] = version;
+  return docs;
+}
+
+ParseResult parse(const json& doc) { return parse_scenario(doc); }
+
+}  // namespace
+
+TEST(ScenarioDerive, EachOfTheSevenOneEditDocumentsGivesAReport) {
+  for (const json& doc : seven(2)) {
+    ParseResult p = parse(doc);
+    ASSERT_TRUE(p.ok) << doc.dump() << ": " << (p.errors.empty() ? "" : p.errors[0].message);
+    json out = json::parse(api::evaluate(doc.dump(), R"({"lang":"en","formats":["json"]})"));
+    EXPECT_TRUE(out.value("ok", false)) << doc.dump();
+  }
+}
+
+TEST(ScenarioDerive, VersionOneDocumentsKeepTheirMeaning) {
+  // Today's (v1) behaviour: only Qwen3 colocated and the default disaggregated parse.
+  std::vector<bool> ok;
+  for (const json& doc : seven(1)) ok.push_back(parse(doc).ok);
+  EXPECT_EQ(ok, (std::vector<bool>{false, true, false, true, false, false, false}));
+  // The default scenario means the same in both versions.
+  ParseResult v1 = parse(json{{"version", 1}}), v2 = parse(json{{"version", 2}});
+  ASSERT_TRUE(v1.ok && v2.ok);
+  json a = v1.normalized, b = v2.normalized;
+  EXPECT_EQ(a, b);
+}
+
+TEST(ScenarioDerive, DerivedFieldsFollowTheSetOnes) {
+  auto docs = seven(2);
+  auto pool = [](const ParseResult& p, const char* role) { return p.normalized["deployment"][role]; };
+  ParseResult llama = parse(docs[0]);
+  EXPECT_EQ(pool(llama, "colocated")["ep"], 1);
+  EXPECT_FALSE(llama.scenario.reference.present);
+  ASSERT_EQ(llama.scenario.notes.size(), 1u);
+  EXPECT_NE(llama.scenario.notes[0].find("not applied"), std::string::npos);
+  ParseResult qwen_pd = parse(docs[2]);
+  EXPECT_EQ(pool(qwen_pd, "prefill")["gpus"], 8);
+  EXPECT_EQ(pool(qwen_pd, "decode")["gpus"], 24);
+  EXPECT_EQ(pool(qwen_pd, "decode")["ep"], 24);
+  EXPECT_EQ(pool(qwen_pd, "decode")["redundant_experts"], 16);  // 128 + 16 = 144 = 6 x 24
+  ParseResult pd = parse(docs[3]);  // DeepSeek keeps the frozen 8 + 24 with 32 redundant experts
+  EXPECT_EQ(pool(pd, "decode")["redundant_experts"], 32);
+  ParseResult mixtral = parse(docs[4]);
+  EXPECT_EQ(mixtral.normalized["precision"]["activations"], "bf16");  // A100: no FP8 tensor cores
+  EXPECT_EQ(pool(mixtral, "colocated")["ep"], 8);                      // 8 experts on 32 GPUs
+  EXPECT_EQ(mixtral.scenario.name, "Mixtral 8x7B on 32 x A100-80G") << mixtral.scenario.name;
+  ParseResult two = parse(docs[5]);
+  EXPECT_EQ(pool(two, "colocated")["gpus"], 16);
+  EXPECT_EQ(pool(two, "colocated")["ep"], 16);
+  ParseResult oss = parse(docs[6]);
+  EXPECT_EQ(pool(oss, "colocated")["gpus"], 8);
+}
+
+TEST(ScenarioDerive, AFieldTheDocumentSetsIsNeverOverridden) {
+  json doc = {{"version", 2}, {"model", {{"preset", "meta-llama/Llama-3.1-70B-Instruct"}}},
+              {"deployment", {{"colocated", {{"ep", 8}}}}}};
+  ParseResult p = parse(doc);
+  ASSERT_FALSE(p.ok);
+  EXPECT_EQ(p.errors[0].path, "deployment.colocated.ep");
+  // A reference the document chose is checked, not skipped.
+  json ref = {{"version", 2}, {"model", {{"preset", "meta-llama/Llama-3.1-70B-Instruct"}}},
+              {"reference", {{"preset", "tencent-h20-16gpu-w4a8c8"}}}};
+  ParseResult r = parse(ref);
+  EXPECT_FALSE(r.ok);
+}
+
+// A share link written today is the minimal version 2 document: it parses back to the same
+// scenario, whether it came from a version 1 link (frozen fields kept explicit) or a version 2 edit
+// (derived fields left out, so later edits keep deriving them).
+TEST(ScenarioDerive, MinimalDocumentParsesBackToTheSameScenario) {
+  std::vector<json> docs = seven(2);
+  for (const json& d : seven(1)) docs.push_back(d);
+  docs.push_back(json{{"version", 1}, {"hardware", {{"nodes", 2}}}, {"deployment", {{"colocated", {{"gpus", 16}, {"ep", 16}}}}}});
+  for (const json& doc : docs) {
+    ParseResult p = parse(doc);
+    if (!p.ok) continue;
+    json m = minimal_scenario(p.normalized, p.source);
+    EXPECT_EQ(m["version"], 2);
+    ParseResult back = parse(m);
+    ASSERT_TRUE(back.ok) << m.dump();
+    EXPECT_EQ(back.normalized, p.normalized) << doc.dump() << " -> " << m.dump();
+    EXPECT_EQ(back.scenario.reference.present, p.scenario.reference.present) << doc.dump();
+  }
+  ParseResult llama = parse(seven(2)[0]);
+  json m = minimal_scenario(llama.normalized, llama.source);
+  EXPECT_FALSE(m.contains("deployment")) << m.dump();  // EP 1 is derived, not written
+}
