@@ -52,6 +52,7 @@
     const p = prefix + 'deployment.' + name + '.';
     return [
       { path: p + 'gpus', type: 'int', label: L('GPUs in the pool', '池内 GPU 数'), unit: U.gpus },
+      { path: p + 'replicas', type: 'int', label: L('Instances (replicas)', '实例数（副本）'), unit: L('instances', '个') },
       { path: p + 'attention_tp', type: 'int', label: L('Attention TP', '注意力张量并行 TP'), unit: U.ranks },
       { path: p + 'ep', type: 'int', label: L('Expert parallel EP', '专家并行 EP'), unit: U.ranks },
       { path: p + 'pp', type: 'int', label: L('Pipeline parallel PP', '流水线并行 PP'), unit: U.stages },
