@@ -19,7 +19,7 @@ void add_recommendations(Report& r, const Ctx& c) {
     if (tc.all()) sec.bullet(b.t("The deployment as specified meets every target.", "当前部署满足全部目标。"));
     if (best.found) {
       sec.row("smallest", b.t("Smallest cluster meeting every target", "满足全部目标的最小集群"),
-              Value::str(std::to_string(best.nodes) + " x " + std::to_string(s.gpus_per_node) + " = " + std::to_string(best.nodes * s.gpus_per_node) + b.t(" GPUs", " 卡")), "", 0, layout_desc(b, best.deployment));
+              Value::str(std::to_string(best.nodes) + " x " + std::to_string(s.gpus_per_node) + " = " + std::to_string(best.nodes * s.gpus_per_node) + b.t(" GPUs", " 卡")), "", 0, layout_desc(b, best.deployment, s.model.is_moe()));
       sec.row("smallest_capacity", b.t("its throughput capacity", "其吞吐能力"), b.tps(best.eval.capacity_in_target_kind()), "", 1);
       sec.row("smallest_sessions", b.t("its concurrent sessions", "其并发会话"), b.count(best.eval.sessions_target_ctx), "", 1);
       if (best.eval.ttft.stable) sec.row("smallest_ttft", b.t("its TTFT P50", "其 TTFT P50"), b.ms(best.eval.ttft.p50, 0), "", 1);

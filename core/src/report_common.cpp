@@ -28,13 +28,13 @@ Value margin(double value, double target, int digits, const std::string& unit, b
 
 const char* dtype_label(DType t) { return dtype_name(t); }
 
-std::string pool_desc(const B& b, const PoolConfig& p) {
+std::string pool_desc(const B& b, const PoolConfig& p, bool moe) {
   // Replicas: "24 GPU = 3 instances x 8 GPU: TP1 x DP8, EP8"; one instance prints as before.
   std::string s = std::to_string(p.gpus) + " GPU";
   if (p.replicas > 1) s += std::string(" = ") + std::to_string(p.replicas) + b.t(" instances x ", " 个实例 x ") + std::to_string(p.instance_gpus()) + " GPU";
   s += ": TP" + std::to_string(p.attention_tp) + " x DP" + std::to_string(p.instance_dp());
   if (p.ep > 1) s += ", EP" + std::to_string(p.ep);
-  if (p.moe_tp() > 1 && p.ep >= 1) s += ", MoE TP" + std::to_string(p.moe_tp());
+  if (moe && p.moe_tp() > 1) s += ", MoE TP" + std::to_string(p.moe_tp());  // dense models have no experts to split
   if (p.redundant_experts > 0) s += ", +" + std::to_string(p.redundant_experts) + b.t(" redundant experts", " 个冗余专家");
   if (p.pp > 1) s += ", PP" + std::to_string(p.pp);
   return s;
@@ -47,10 +47,10 @@ std::string role_label(const B& b, const std::string& role) {
 }
 
 // A deployment's pools in one line ("prefill pool 16 GPU: TP1 x DP16, EP16 : decode pool ...").
-std::string layout_desc(const B& b, const Deployment& d) {
+std::string layout_desc(const B& b, const Deployment& d, bool moe) {
   if (d.disaggregated)
-    return role_label(b, "prefill") + " " + pool_desc(b, d.prefill) + " : " + role_label(b, "decode") + " " + pool_desc(b, d.decode);
-  return role_label(b, "colocated") + " " + pool_desc(b, d.colocated);
+    return role_label(b, "prefill") + " " + pool_desc(b, d.prefill, moe) + " : " + role_label(b, "decode") + " " + pool_desc(b, d.decode, moe);
+  return role_label(b, "colocated") + " " + pool_desc(b, d.colocated, moe);
 }
 
 std::string bottleneck_label(const B& b, const std::string& k) {

@@ -31,10 +31,10 @@ std::string signed_num(double x, int digits);
 // Margin of `value` against `target` ("+376 sessions (+188.0%)"); `higher_is_better`.
 Value margin(double value, double target, int digits, const std::string& unit, bool higher_is_better);
 const char* dtype_label(DType t);
-std::string pool_desc(const B& b, const PoolConfig& p);
+std::string pool_desc(const B& b, const PoolConfig& p, bool moe);
 std::string role_label(const B& b, const std::string& role);
 // A deployment's pools in one line ("prefill pool 16 GPU: TP1 x DP16, EP16 : decode pool ...").
-std::string layout_desc(const B& b, const Deployment& d);
+std::string layout_desc(const B& b, const Deployment& d, bool moe);
 std::string bottleneck_label(const B& b, const std::string& k);
 std::string limit_label(const B& b, const std::string& k);
 Verdict verdict(const std::string& id, const std::string& label, bool ok, Value value, Value target, Value m,

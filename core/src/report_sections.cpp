@@ -22,7 +22,7 @@ void add_scenario(Report& r, const Ctx& c) {
     sec.row("precision", b.t("Precision (weights / activations / KV)", "精度（权重 / 激活 / KV）"), Value::str(s.precision.scheme_name()));
     sec.row("gpu", b.t("GPU", "GPU"), Value::str(s.gpu.name + ", " + b.num(s.gpu.memory_bytes / 1e9, 0) + " GB, " + b.num(s.gpu.hbm_bytes_s / 1e12, 2) + " TB/s"));
     sec.row("cluster", b.t("Cluster", "集群"), Value::str(std::to_string(s.nodes) + " x " + std::to_string(s.gpus_per_node) + " = " + std::to_string(s.cluster_gpus()) + b.t(" GPUs", " 卡")));
-    for (const auto& pe : ev.pools) sec.row("pool_" + pe.role, role_label(b, pe.role), Value::str(pool_desc(b, pe.pool.cfg)));
+    for (const auto& pe : ev.pools) sec.row("pool_" + pe.role, role_label(b, pe.role), Value::str(pool_desc(b, pe.pool.cfg, s.model.is_moe())));
     for (const auto& note : s.notes) r.warnings.push_back(note);  // derived defaults (scenario v2)
     if (total_gpus < s.cluster_gpus())
       r.warnings.push_back(std::to_string(s.cluster_gpus() - total_gpus) + b.t(" GPUs of the cluster are not in any pool.", " 张卡未分配到任何池。"));

@@ -47,3 +47,26 @@ TEST(ReportPipeline, FiguresWithoutAValueSayWhy) {
 
 }  // namespace
 }  // namespace slo
+
+namespace slo {
+namespace {
+
+// Issue 13: a dense model's pool was described as "MoE TP8" (the condition ep >= 1 always held);
+// the label is for models with experts only.
+TEST(ReportPipeline, DensePoolsHaveNoMoeTpLabel) {
+  const nlohmann::json dense = {{"model", {{"preset", "meta-llama/Llama-3.1-70B-Instruct"}}},
+                                {"precision", {{"weights", "bf16"}, {"activations", "bf16"}}},
+                                {"hardware", {{"gpu", "h100-80g"}, {"nodes", 1}}},
+                                {"deployment", {{"colocated", {{"gpus", 8}, {"attention_tp", 8}, {"ep", 1}, {"redundant_experts", 0}}}}},
+                                {"reference", {{"preset", "none"}}}};
+  const std::string text = render_text(corrected_report(test::scenario(dense), Lang::En));
+  EXPECT_EQ(text.find("MoE TP"), std::string::npos);
+  // An MoE model split 8 ways without expert parallel keeps it.
+  const nlohmann::json moe = {{"hardware", {{"gpu", "h200-141g"}, {"nodes", 1}}},
+                              {"deployment", {{"colocated", {{"gpus", 8}, {"attention_tp", 8}, {"ep", 1}, {"redundant_experts", 0}}}}},
+                              {"reference", {{"preset", "none"}}}};
+  EXPECT_NE(render_text(corrected_report(test::scenario(moe), Lang::En)).find("MoE TP8"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace slo
