@@ -50,6 +50,14 @@ void finite_run(LoadResult& r, const Workload& w, double c) {
   r.input_tps = n * w.input_tokens / makespan;
 }
 
+// Marks a load result present for `clients`; false when there is nothing to compute (a pool does
+// not fit in memory, or no clients).
+bool begin(LoadResult& r, const Evaluation& ev, double clients) {
+  r.present = true;
+  r.clients = clients;
+  return ev.decode_pool().plan.fits() && ev.prefill_pool().plan.fits() && clients > 0;
+}
+
 }  // namespace
 
 LoadResult closed_loop_admitted(const Evaluation& ev, double concurrency);
@@ -72,11 +80,9 @@ LoadResult closed_loop(const Evaluation& ev, double concurrency) {
 
 LoadResult closed_loop_admitted(const Evaluation& ev, double concurrency) {
   LoadResult r;
-  r.present = true;
-  r.clients = concurrency;
+  if (!begin(r, ev, concurrency)) return r;
   const PoolEval& pe = ev.decode_pool();
   const Workload& w = ev.s.workload;
-  if (!pe.plan.fits() || !ev.prefill_pool().plan.fits() || concurrency <= 0) return r;
   const double dp_d = pe.plan.dp, dp_p = ev.prefill_pool().plan.dp;
   const double per_group = std::max(1.0, concurrency / dp_d);
   const bool coloc = !ev.disaggregated();
@@ -129,11 +135,9 @@ LoadResult closed_loop_admitted(const Evaluation& ev, double concurrency) {
 
 LoadResult static_batch(const Evaluation& ev, double batch) {
   LoadResult r;
-  r.present = true;
-  r.clients = batch;
+  if (!begin(r, ev, batch)) return r;
   const PoolEval& pe = ev.decode_pool();
   const Workload& w = ev.s.workload;
-  if (!pe.plan.fits() || !ev.prefill_pool().plan.fits() || batch <= 0) return r;
   const double per_pre = std::ceil(batch / ev.prefill_pool().plan.dp);
   const double per_dec = std::ceil(batch / pe.plan.dp);
   // Every prompt is prefilled before decoding starts (one batch, no arrivals).
