@@ -125,8 +125,12 @@ void Evaluation::rebind() {
 }
 
 double EvaluationData::prefill_work_share(double lambda) const {
+  return disaggregated() ? 0.0 : prefill_utilisation(lambda);
+}
+
+double EvaluationData::prefill_utilisation(double lambda) const {
   const PoolEval& pre = prefill_pool();
-  if (disaggregated() || pre.plan.dp <= 0) return 0.0;
+  if (pre.plan.dp <= 0) return 0.0;
   // Each prefill pass pays a fixed cost (eager launches, scheduling); requests arriving while a pass
   // runs share the next one: m = (1 + lambda_g t_f) / (1 - lambda_g L s) requests per pass, at most a
   // chunk's worth. Light load: one pass per request; heavy load: full chunks (M/G/1 bulk service).

@@ -58,6 +58,15 @@ double LengthDist::sample(double u) const {
   return std::min(max_, std::max(1.0, 1.0 + y));
 }
 
+double LengthDist::cdf(double len) const {
+  if (fixed_) return len >= mean_ ? 1.0 : 0.0;
+  const double w = max_ - 1.0;
+  const double y = std::clamp(mirrored_ ? w - (len - 1.0) : len - 1.0, 0.0, w);
+  // CDF of exp(-a y) on [0, w]; mirrored: P(L <= len) = P(Y >= w - (len - 1)).
+  const double f = rate_ * w < 1e-6 ? y / w : -std::expm1(-rate_ * y) / -std::expm1(-rate_ * w);
+  return mirrored_ ? 1.0 - f : f;
+}
+
 double Rng::uniform() {
   uint64_t z = (s_ += 0x9E3779B97F4A7C15ULL);
   z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;

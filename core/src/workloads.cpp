@@ -32,22 +32,83 @@ double admit_limit(const Evaluation& ev) {
   const double kv = pe.plan.fits() && per > 0 ? std::floor(pe.plan.kv_pool / per) : 0.0;
   // The scenario's own batch cap (per GPU, so attention_tp per DP group) or the engine's default.
   const int cap_gpu = ev.s.deployment.max_decode_batch_per_gpu;
-  const double cap = cap_gpu > 0 ? static_cast<double>(cap_gpu) * pe.pool.cfg.attention_tp : ev.s.deployment.engine.max_running_requests;
+  const Engine& eng = ev.s.deployment.engine;
+  double cap = cap_gpu > 0 ? static_cast<double>(cap_gpu) * pe.pool.cfg.attention_tp : eng.max_running_requests;
+  // With speculative decoding an engine may lower its default limit for the whole instance, split
+  // over its DP-attention ranks. Source: SGLang server_args (EAGLE/NEXTN: max_running_requests = 48;
+  // the scheduler divides it by dp_size under DP attention).
+  if (cap_gpu <= 0 && pe.pool.with_mtp && eng.spec_max_running_requests > 0)
+    cap = std::max(1.0, std::floor(eng.spec_max_running_requests / std::max(1.0, static_cast<double>(pe.pool.dp()))));
   return pe.plan.dp * std::min(kv, cap);
 }
 
-// A benchmark of N requests at concurrency C ends with a tail: the last requests run with fewer
-// clients in flight, so throughput = tokens / makespan, makespan = N L / C + (C - 1) / C x (L_max - L) / 2
-// (greedy list scheduling: the last wave finishes half a longest request after the average one).
-// Source: Graham's list-scheduling bound (makespan <= total / C + longest job), taken at its midpoint.
-void finite_run(LoadResult& r, const Workload& w, double c) {
-  const double n = w.requests;
-  const double l = r.latency_s;
-  const double l_max = r.ttft_s + std::max(0.0, w.output_tokens_max - 1.0) * r.tpot_s;
-  const double makespan = n * l / c + (c - 1.0) / c * std::max(0.0, l_max - l) / 2.0;
+// Expected longest of n output lengths: E[max] = integral of 1 - F(k)^n over [0, max].
+// Source: order statistics (the CDF of the maximum of n independent draws is F^n).
+double expected_longest(const LengthDist& out, double n) {
+  const int steps = 64;
+  const double h = out.max() / steps;
+  double sum = 0;
+  for (int i = 0; i < steps; ++i) sum += h * (1.0 - std::pow(out.cdf((i + 0.5) * h), n));
+  return std::max(1.0, sum);
+}
+
+// Decode time for `c` requests that run together until the last ends: after k steps c x S(k) are
+// still running (S: survival of the output lengths), so the batch and the step time shrink; the
+// wave ends with its longest request. Integrated over batch levels c, c/r, c/r^2, ... down to 1.
+// Source: order statistics of the workload's output-length distribution; step time at each batch.
+double drain_s(const Evaluation& ev, double c) {
+  const LengthDist& out = ev.output;
+  const PoolEval& pe = ev.decode_pool();
+  auto tpot = [&](double batch) { return decode_at(pe, std::max(1.0, batch / pe.plan.dp), ev.running_context, 0, ev.time_scale).tpot_s; };
+  if (out.fixed()) return std::max(0.0, out.mean() - 1.0) * tpot(c);
+  const double end = expected_longest(out, c);
+  const int levels = 24;
+  double t = 0, k_prev = 1, b_prev = c;  // the first token comes out of the prefill pass
+  for (int i = 1; i <= levels && k_prev < end; ++i) {
+    const double b = i == levels ? 0.0 : c * std::pow(c, -static_cast<double>(i) / (levels - 1));
+    // Steps at which b requests are left: S(k) = b / c, i.e. F(k) = 1 - b / c (bisection on the CDF).
+    double lo = 0, hi = out.max();
+    for (int j = 0; j < 40 && b > 0; ++j) ((out.cdf(0.5 * (lo + hi)) < 1.0 - b / c) ? lo : hi) = 0.5 * (lo + hi);
+    const double k = std::max(k_prev, std::min(end, b > 0 ? hi : end));
+    const double batch = std::max(1.0, std::sqrt(b_prev * std::max(b, 1.0)));
+    t += (k - k_prev) * tpot(batch);
+    k_prev = k;
+    b_prev = b;
+  }
+  return t;
+}
+
+// Time until the first token of the last of `c` requests sent together: every prompt is prefilled
+// in chunked passes on its DP group before decoding starts (one batch, no arrivals).
+double wave_prefill_s(const Evaluation& ev, double c) {
+  const double per_pre = std::ceil(c / ev.prefill_pool().plan.dp);
+  const double in = ev.s.workload.input_tokens;
+  return group_prefill_s(ev, per_pre, in, 0) + request_fixed_s(ev) + kv_transfer(ev, in);
+}
+
+// A benchmark of N requests at concurrency C: the first C prompts are prefilled together, the next
+// N - C requests finish at the steady rate C / L (each replacement's prefill inside L), then the
+// last wave of C drains with a shrinking batch (drain_s).
+// Source: Little's law for the steady part; order statistics for the last wave.
+void finite_run(LoadResult& r, const Evaluation& ev, double c) {
+  const double n = ev.s.workload.requests;
+  const double makespan = wave_prefill_s(ev, c) + std::max(0.0, n - c) * r.latency_s / c + drain_s(ev, c);
+  const Workload& w = ev.s.workload;
   if (makespan <= 0) return;
   r.output_tps = n * w.output_tokens / makespan;
   r.input_tps = n * w.input_tokens / makespan;
+}
+
+// The request rate at which the prefill side is busy 95% of the time (the cap on its share of GPU
+// time): prompts beyond it queue, whatever the clients offer. Source: bulk-service (M/G/1) stability.
+double prefill_saturation(const Evaluation& ev, double hi) {
+  if (ev.prefill_utilisation(hi) <= 0.95) return hi;
+  double lo = 0;
+  for (int i = 0; i < 50; ++i) {
+    const double mid = 0.5 * (lo + hi);
+    (ev.prefill_utilisation(mid) <= 0.95 ? lo : hi) = mid;
+  }
+  return lo;
 }
 
 // Marks a load result present for `clients`; false when there is nothing to compute (a pool does
@@ -99,8 +160,10 @@ LoadResult closed_loop_admitted(const Evaluation& ev, double concurrency) {
   const double lag = coloc ? others * ev.s.deployment.engine.overheads.wait_steps * ride : 0.0;
   auto ttft_at = [&](double lambda) {
     // Queueing behind the other clients' prompts on the same group (M/D/1 mean wait), never more
-    // than the prompts that can be ahead in a closed loop.
-    const double rho = std::min(0.95, lambda / dp_p * t_pre);
+    // than the prompts that can be ahead in a closed loop. Waiting prompts share the next pass up to
+    // the chunk budget, so the prefill side is busy for its bulk-service share, not one pass per
+    // request. Source: vLLM/SGLang schedulers batch every waiting prompt into one chunked pass.
+    const double rho = std::min(0.95, ev.prefill_utilisation(lambda));
     const double ahead = std::max(0.0, concurrency / dp_p - 1.0);
     return fixed + lag + t_pre + std::min(rho / (2.0 * (1.0 - rho)), ahead) * t_pre;
   };
@@ -120,16 +183,17 @@ LoadResult closed_loop_admitted(const Evaluation& ev, double concurrency) {
   // The frontend (one process tokenizing, detokenizing and streaming every request) serves at most
   // 1 / frontend_ms requests per second. Source: SGLang TokenizerManager / vLLM API server, single process.
   const double frontend_s = ev.s.deployment.engine.overheads.frontend_ms * 1e-3 * ev.s.gpu.eff.launch_scale;
-  if (frontend_s > 0) lo = std::min(lo, 1.0 / frontend_s);
-  r.lambda = lo;
-  r.ttft_s = ttft_at(lo);
+  const double cap = std::min(frontend_s > 0 ? 1.0 / frontend_s : 1e300, prefill_saturation(ev, hi));
+  r.lambda = lo = std::min(lo, cap);
   r.tpot_s = tpot_at(lo);
+  // At a capped rate the clients queue for it: Little's law closes the loop through TTFT.
+  r.ttft_s = std::max(ttft_at(lo), lo > 0 ? concurrency / lo - std::max(0.0, w.output_tokens - 1.0) * r.tpot_s : 0.0);
   r.prefill_share = share_at(lo);
   r.latency_s = r.ttft_s + std::max(0.0, w.output_tokens - 1.0) * r.tpot_s;
   r.output_tps = lo * w.output_tokens;
   r.input_tps = lo * w.input_tokens;
   r.in_flight = concurrency;
-  if (w.requests > concurrency) finite_run(r, w, concurrency);
+  if (w.requests > concurrency) finite_run(r, ev, concurrency);
   return r;
 }
 
@@ -138,10 +202,8 @@ LoadResult static_batch(const Evaluation& ev, double batch) {
   if (!begin(r, ev, batch)) return r;
   const PoolEval& pe = ev.decode_pool();
   const Workload& w = ev.s.workload;
-  const double per_pre = std::ceil(batch / ev.prefill_pool().plan.dp);
   const double per_dec = std::ceil(batch / pe.plan.dp);
-  // Every prompt is prefilled before decoding starts (one batch, no arrivals).
-  r.ttft_s = group_prefill_s(ev, per_pre, w.input_tokens, 0) + request_fixed_s(ev) + kv_transfer(ev, w.input_tokens);
+  r.ttft_s = wave_prefill_s(ev, batch);
   const DecodePoint d = decode_at(pe, per_dec, w.input_tokens + w.output_tokens / 2.0, 0, ev.time_scale);
   r.tpot_s = d.tpot_s;
   r.latency_s = r.ttft_s + std::max(0.0, w.output_tokens - 1.0) * r.tpot_s;
@@ -163,11 +225,9 @@ LoadResult burst(const Evaluation& ev, double requests) {
   LoadResult r = static_batch(ev, requests);
   if (r.tpot_s <= 0) return r;
   // Every request admitted at once: the burst lasts until its longest request ends, while the batch
-  // shrinks as shorter ones finish (TPOT taken at half the batch). Throughput = tokens / makespan.
+  // shrinks as shorter ones finish (drain_s). Throughput = tokens / makespan.
   const Workload& w = ev.s.workload;
-  const double half = std::max(1.0, std::ceil(requests / 2.0 / ev.decode_pool().plan.dp));
-  const double tpot_half = decode_at(ev.decode_pool(), half, w.input_tokens + w.output_tokens / 2.0, 0, ev.time_scale).tpot_s;
-  const double makespan = r.ttft_s + std::max(0.0, w.output_tokens_max - 1.0) * (w.output_tokens_max > w.output_tokens ? tpot_half : r.tpot_s);
+  const double makespan = r.ttft_s + drain_s(ev, requests);
   // The frontend admits the burst one request after another (see closed_loop).
   const double frontend_s = ev.s.deployment.engine.overheads.frontend_ms * 1e-3 * ev.s.gpu.eff.launch_scale;
   const double span = std::max(makespan, requests * frontend_s);

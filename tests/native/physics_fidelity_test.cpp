@@ -201,3 +201,48 @@ TEST(PhysicsFidelity, LoadKindNeedsItsFigure) {
   ASSERT_FALSE(e.ok);
   EXPECT_EQ(e.errors.front().path, "deployment.engine.name");
 }
+
+// A burst with heavy-tailed output lengths drains: the batch shrinks as short requests end, so the
+// longest request runs most of its steps at a small batch. The makespan lies between the longest
+// request at batch-1 speed and at full-batch speed, well below the latter (ShareGPT-like lengths).
+TEST(PhysicsFidelity, BurstDrainsWithAShrinkingBatch) {
+  const json doc = with(dense("meta-llama/Llama-3.1-70B-Instruct", "h100-80g", 8),
+                        {{"workload", {{"kind", "burst"}, {"requests", 200}, {"input_tokens", 220}, {"input_tokens_max", 1024},
+                                       {"output_tokens", 200}, {"output_tokens_max", 2048}, {"context_length", 2048}}}});
+  const Evaluation ev = evaluate_scenario(scenario(doc), kNoTtft);
+  ASSERT_GT(ev.load.output_tps, 0);
+  const double makespan = 200 * 200 / ev.load.output_tps;
+  const double full = decode_at(ev.decode_pool(), 200, ev.running_context, 0, 1.0).tpot_s;
+  const double one = decode_at(ev.decode_pool(), 1, ev.running_context, 0, 1.0).tpot_s;
+  EXPECT_LT(makespan, ev.load.ttft_s + 2047 * full * 0.6) << "the longest request does not run at the full batch";
+  EXPECT_GT(makespan, ev.load.ttft_s + 200 * 5 * one) << "E[max] of 200 draws is far beyond the mean";
+}
+
+// In a closed loop the waiting prompts share a prefill pass (chunked budget), so a prefill-heavy
+// loop on a colocated pool approaches the pool's prefill capacity, and never exceeds it (the prompts
+// beyond it queue: TTFT grows instead).
+TEST(PhysicsFidelity, ClosedLoopBatchesWaitingPrompts) {
+  const json doc = with(dense("meta-llama/Llama-3.1-8B-Instruct", "h100-80g", 1),
+                        {{"workload", {{"kind", "closed_loop"}, {"concurrency", 256}, {"input_tokens", 2000}, {"input_tokens_max", 2000},
+                                       {"output_tokens", 4}, {"output_tokens_max", 4}}}});
+  const Evaluation ev = evaluate_scenario(scenario(doc), kNoTtft);
+  ASSERT_GT(ev.prefill_tokens_s, 0);
+  EXPECT_GT(ev.load.input_tps, 0.5 * ev.prefill_tokens_s);
+  EXPECT_LE(ev.load.input_tps, ev.prefill_tokens_s) << "a closed loop cannot prefill faster than the pool";
+}
+
+// SGLang resets its default request limit to 48 per instance with speculative decoding (MTP), split
+// over the DP-attention ranks: a burst of 1,000 runs 48 at a time, not at the KV limit.
+TEST(PhysicsFidelity, SglangSpeculativeDecodingLimitsRunningRequests) {
+  const json base = {{"hardware", {{"gpu", "h200-141g"}, {"nodes", 1}}},
+                     {"deployment", {{"colocated", {{"gpus", 8}, {"attention_tp", 1}, {"ep", 8}, {"redundant_experts", 0}}}, {"engine", {{"name", "sglang"}}}}},
+                     {"workload", {{"kind", "burst"}, {"requests", 1000}, {"input_tokens", 1000}, {"input_tokens_max", 1000},
+                                   {"output_tokens", 200}, {"output_tokens_max", 200}, {"context_length", 2048}}},
+                     {"reference", {{"preset", "none"}}}};
+  const Evaluation off = evaluate_scenario(scenario(base), kNoTtft);
+  const Evaluation on = evaluate_scenario(scenario(with(base, {{"deployment", {{"mtp", {{"draft_tokens", 2}}}}}})), kNoTtft);
+  EXPECT_EQ(on.load.in_flight, 48);
+  EXPECT_GT(off.load.in_flight, 400);
+  const Evaluation vllm = evaluate_scenario(scenario(with(base, {{"deployment", {{"mtp", {{"draft_tokens", 2}}}, {"engine", {{"name", "vllm"}}}}}})), kNoTtft);
+  EXPECT_GT(vllm.load.in_flight, 48) << "only SGLang's profile has the limit";
+}

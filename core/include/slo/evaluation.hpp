@@ -77,7 +77,8 @@ struct EvaluationData {
   // Colocated pools at `lambda` requests/s: the prefill work per GPU (fraction of GPU time), and the
   // share of GPU time lost to it once DP-attention ranks waiting for another rank's prefill chunk at
   // every MoE layer are counted (equal to the work for one DP group or a dense model).
-  double prefill_work_share(double lambda) const;
+  double prefill_work_share(double lambda) const;   // colocated pools only (0 when disaggregated)
+  double prefill_utilisation(double lambda) const;  // busy fraction of the prefill side, any mode
   double prefill_share(double lambda) const;
 
   // Throughput target in its own kind, and the capacity in that kind.

@@ -14,6 +14,8 @@ class LengthDist {
  public:
   LengthDist(double mean, double max);
   double sample(double u) const;  // inverse CDF, u in [0, 1)
+  double cdf(double len) const;   // P(L <= len)
+  bool fixed() const { return fixed_; }  // every length equals the mean
   double mean() const { return mean_; }
   double max() const { return max_; }
   double second_moment() const { return m2_; }  // E[L^2]
