@@ -27,6 +27,7 @@ Engine read_engine(const json& j) {
   e.memory_fraction = parse_memory_fraction(j.at("memory_fraction"));
   e.first_token_decode_step = j.value("first_token_decode_step", false);
   e.max_running_requests = j.value("max_running_requests", 4096);
+  e.spec_max_running_requests = j.value("spec_max_running_requests", 0);
   e.cuda_graph_max_batch = j.value("cuda_graph_max_batch", 512);
   const json& o = j.at("overheads");
   e.overheads.step_ms = o.at("step_ms");

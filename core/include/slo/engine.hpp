@@ -36,6 +36,7 @@ struct Engine {
   MemoryFraction memory_fraction = MemoryFraction::WeightsKv;
   bool first_token_decode_step = false;  // the first token comes out of the prefill pass
   int max_running_requests = 4096;
+  int spec_max_running_requests = 0;  // the default limit with speculative decoding (0: unchanged)
   int cuda_graph_max_batch = 512;
   EngineOverheads overheads;
   EngineKernel kernel;
