@@ -62,7 +62,9 @@ std::string sglang(const Scenario& s, const std::string& role, const PoolConfig&
          " --speculative-eagle-topk 1 --speculative-num-draft-tokens " + std::to_string(d.mtp.draft_tokens + 1);
   if (fp8_kv(s)) c += " --kv-cache-dtype fp8_e4m3";
   c += " --mem-fraction-static " + num(d.memory_fraction);
-  if (role != "decode") c += " --chunked-prefill-size " + std::to_string(d.chunked_prefill_tokens);
+  // The scenario's chunk is one DP group's budget; SGLang divides the flag by dp_size under DP
+  // attention (server_args._handle_data_parallelism), so the flag is the instance-wide budget.
+  if (role != "decode") c += " --chunked-prefill-size " + std::to_string(d.chunked_prefill_tokens * dp);
   if (role != "prefill" && d.max_decode_batch_per_gpu > 0)
     c += " --max-running-requests " + std::to_string(d.max_decode_batch_per_gpu * p.instance_gpus() / p.pp);
   if (nodes > 1) c += " --nnodes " + std::to_string(nodes) + " --node-rank $NODE_RANK --dist-init-addr $HEAD_IP:5000";

@@ -2,7 +2,9 @@
 // the engines' documentation:
 //  SGLang  https://docs.sglang.io/advanced_features/server_arguments.html ("--tp 2", "--dp 2",
 //          --enable-dp-attention, --ep-size, --moe-a2a-backend, --disaggregation-mode,
-//          --speculative-*, --kv-cache-dtype, --mem-fraction-static, --chunked-prefill-size);
+//          --speculative-*, --kv-cache-dtype, --mem-fraction-static, --chunked-prefill-size; under
+//          --enable-dp-attention server_args divides --chunked-prefill-size by dp_size, so the flag is
+//          the per-DP-group budget x dp);
 //          LMSYS 2025-09-26 (SGLang on H20-96G: TP8 prefill, EP decode, MTP, FP8 KV).
 //  vLLM    https://docs.vllm.ai/projects/recipes/en/latest/DeepSeek/DeepSeek-V3.html ("Data Parallel +
 //          Expert Parallel (DP8+EP): vllm serve ... --data-parallel-size 8 --enable-expert-parallel");
@@ -45,7 +47,7 @@ TEST(Launch, SGLang) {
   ASSERT_EQ(p.commands.size(), 1u);
   EXPECT_EQ(p.commands[0].command,
             "python -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3 --tp-size 8 --dp-size 8 --enable-dp-attention "
-            "--ep-size 8 --moe-a2a-backend deepep --mem-fraction-static 0.9 --chunked-prefill-size 8192");
+            "--ep-size 8 --moe-a2a-backend deepep --mem-fraction-static 0.9 --chunked-prefill-size 65536");
   p = launch_commands(h20_pd(), "sglang");
   ASSERT_EQ(p.commands.size(), 2u);
   EXPECT_EQ(p.commands[0].command,
@@ -61,7 +63,7 @@ TEST(Launch, SGLang) {
   EXPECT_EQ(p.commands[0].nodes, 2);
   EXPECT_EQ(p.commands[0].command,
             "python -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3 --tp-size 16 --dp-size 8 --enable-dp-attention "
-            "--ep-size 8 --moe-a2a-backend deepep --ep-num-redundant-experts 8 --mem-fraction-static 0.9 --chunked-prefill-size 8192 "
+            "--ep-size 8 --moe-a2a-backend deepep --ep-num-redundant-experts 8 --mem-fraction-static 0.9 --chunked-prefill-size 65536 "
             "--nnodes 2 --node-rank $NODE_RANK --dist-init-addr $HEAD_IP:5000");
   EXPECT_TRUE(p.cannot.empty());
 }
