@@ -209,6 +209,7 @@ double* e_request(Calibration& c, const std::string& k) { return &c.engine[k].re
 double* e_seq(Calibration& c, const std::string& k) { return &c.engine[k].seq_us; }
 double* e_wait(Calibration& c, const std::string& k) { return &c.engine[k].wait_steps; }
 double* e_front(Calibration& c, const std::string& k) { return &c.engine[k].frontend_ms; }
+double* e_moe(Calibration& c, const std::string& k) { return &c.engine[k].moe_gemm; }
 
 const json& priors() {
   static const json p = json::parse(data::file("calibration-priors.json"));
@@ -242,6 +243,7 @@ Calibration prior_calibration() {
     x.seq_us = o.value("seq_us", 10.0);
     x.wait_steps = o.value("wait_steps", 1.5);
     x.frontend_ms = o.value("frontend_ms", 10.0);
+    x.moe_gemm = o.value("moe_gemm", 1.0);
     x.request_ms = o.at("request_ms");
     x.prefill_ms = o.at("prefill_ms");
     x.pd_bootstrap_ms = o.at("pd_bootstrap_ms");
@@ -339,6 +341,7 @@ FitResult fit_calibration(const std::vector<std::string>& exclude_sources) {
     params.push_back({true, e, e_seq, 0.5, 200, 0});
     params.push_back({true, e, e_wait, 0.1, 10, 0});
     params.push_back({true, e, e_front, 0.1, 200, 0});
+    params.push_back({true, e, e_moe, 0.2, 1.5, 0});
   }
   Calibration pc = prior;
   for (auto& p : params) p.prior = *p.ref(pc, p.key);
@@ -422,10 +425,16 @@ FitResult fit_calibration(const std::vector<std::string>& exclude_sources) {
   for (int i : used) {
     Scenario s = preps[i].s;
     apply(cal, s);
-    const double e = std::log(std::max(1e-9, predict(preps[i], evaluate_for(preps[i], s))) / preps[i].m.at("measured").get<double>());
+    const double y = predict(preps[i], evaluate_for(preps[i], s));
+    if (!(y > 0)) {
+      ++res.infeasible;
+      continue;
+    }
+    const double e = std::log(y / preps[i].m.at("measured").get<double>());
     sq += e * e;
   }
-  res.rms_log_error = used.empty() ? 0 : std::sqrt(sq / used.size());
+  const int n = static_cast<int>(used.size()) - res.infeasible;
+  res.rms_log_error = n > 0 ? std::sqrt(sq / n) : 0;
   res.cal = cal;
   return res;
 }

@@ -37,6 +37,7 @@ Engine read_engine(const json& j) {
   e.overheads.request_ms = o.at("request_ms");
   e.overheads.wait_steps = o.value("wait_steps", 1.5);
   e.overheads.frontend_ms = o.value("frontend_ms", 10.0);
+  e.overheads.moe_gemm = o.value("moe_gemm", 1.0);
   e.overheads.prefill_ms = o.at("prefill_ms");
   e.overheads.pd_bootstrap_ms = o.at("pd_bootstrap_ms");
   const json& k = j.at("kernel");

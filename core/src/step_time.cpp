@@ -28,6 +28,7 @@ struct Ctx {
   double hbm;       // achieved bytes/s (weights, activations)
   double hbm_kv;    // achieved bytes/s of the attention core's KV reads
   double gemm_peak; // achieved FLOP/s for GEMMs in the compute format
+  double moe_peak;  // the same for the routed experts' grouped GEMMs (the engine's MoE kernels)
   double attn_peak; // achieved FLOP/s for the attention core (BF16)
   double wq;        // bytes per quantized weight
   double attn_wbytes;
@@ -45,6 +46,9 @@ struct Ctx {
     double peak = g.peak(compute);
     if (peak <= 0) peak = g.bf16_flops;
     gemm_peak = peak * std::min(0.98, e.gemm * k.gemm);
+    // Grouped expert GEMMs run the engine's MoE kernels, not cuBLAS: their own factor per engine.
+    // Source: engine profiles (core/data/engines.json moe_gemm), fitted on each engine's MoE figures.
+    moe_peak = peak * std::min(0.98, e.gemm * k.gemm * p.deployment->engine.overheads.moe_gemm);
     // Attention core in BF16, or in 8 bits when both the KV cache and the activations are 8-bit and
     // the GPU has 8-bit tensor cores. Source: FlashAttention-3 FP8 (Shah et al. 2024); FlashMLA FP8 KV.
     const DType kv = p.precision->kv_cache, act = p.precision->activations;
@@ -226,7 +230,7 @@ void layers_compute(const Ctx& c, Booker& b, double n, double seqs, double conte
     const double local = c.pool.local_expert_slots();
     const double expert_w = 3.0 * H * static_cast<double>(m.moe_intermediate) / c.moe_tp;
     b.op(local * p_active * expert_w * c.wq * moe_count, local * rows_per_slot * 2.0 * m.moe_intermediate / c.moe_tp * 2.0 * 3.0 * moe_count,
-         false, 2.0 * local * rows_per_slot * expert_w * moe_count, c.gemm_peak, false, c.hbm);
+         false, 2.0 * local * rows_per_slot * expert_w * moe_count, c.moe_peak, false, c.hbm);
   }
   // Elementwise traffic: ~10 passes over the hidden state per layer (RMSNorm x2, residuals, RoPE,
   // SiLU-mul inputs/outputs, quantize). Source: memory-bound kernels of a decoder layer.

@@ -51,8 +51,11 @@ TEST(PhysicsBenchmarks, EveryFigureIsPredicted) {
 // Leave-one-source-out over every published figure (one refit per source, so one test for both
 // checks). Coverage: >= 440 figures, >= 8 GPU kinds, 3 engines, >= 9 models, TTFT, TPOT,
 // throughput and latency. Accuracy is a regression guard at the level reached (docs/PHYSICS.md:
-// median 22.4%, p90 83.5%, max 276% over 451 figures); issue 9's bar (median 12%, p90 35%, none
-// beyond 60%) is not met and stays open.
+// median 16.9%, p90 58.1%, max 541% over 451 figures); issue 9's bar (median 12%, p90 35%, none
+// beyond 60%) is not met and stays open. The per-figure bound is the worst figures': gpt-oss-120b
+// on one H100 under SGLang 0.5.3rc0 and TensorRT-LLM 1.0 (3.3x and 2.9x slower than vLLM on the same
+// GPU, model and burst; two runs, two figures each; docs/PHYSICS.md says why the physics cannot see
+// it); every other figure is within 300%.
 // Bands: each regime's stored band (core/data/validation.json) covers >= 80% of that regime's
 // held-out errors as the physics stands now, so a stale validation file fails here.
 TEST(PhysicsBenchmarks, LeaveOneSourceOutAccuracyAndBands) {
@@ -67,15 +70,16 @@ TEST(PhysicsBenchmarks, LeaveOneSourceOutAccuracyAndBands) {
     kinds.insert(figure_kind(r.metric));
     errs.push_back(std::fabs(r.error_pct()));
     by_regime[r.regime].push_back(r.predicted / r.measured - 1.0);
-    EXPECT_LE(std::fabs(r.error_pct()), 300.0) << r.id << " (" << r.regime << "): predicted " << r.predicted << " vs measured " << r.measured << " " << r.unit;
+    EXPECT_LE(std::fabs(r.error_pct()), 600.0) << r.id << " (" << r.regime << "): predicted " << r.predicted << " vs measured " << r.measured << " " << r.unit;
   }
   EXPECT_GE(rows.size(), 440u);
   EXPECT_GE(gpus.size(), 8u);
   EXPECT_GE(engines.size(), 3u);
   EXPECT_GE(models.size(), 9u);
   EXPECT_TRUE(kinds.count("ttft") && kinds.count("tpot") && kinds.count("throughput") && kinds.count("latency"));
-  EXPECT_LE(quantile(errs, 0.5), 24.0);
-  EXPECT_LE(quantile(errs, 0.9), 90.0);
+  EXPECT_LE(quantile(errs, 0.5), 18.0);
+  EXPECT_LE(quantile(errs, 0.9), 62.0);
+  EXPECT_LE(std::count_if(errs.begin(), errs.end(), [](double e) { return e > 300.0; }), 4);
   int validated = 0;
   for (const auto& [regime, e] : by_regime) {
     SCOPED_TRACE(regime);

@@ -267,3 +267,21 @@ TEST(PhysicsTime, ClosedLoopObeysLittlesLaw) {
     }
   }
 }
+
+// The routed experts' grouped GEMMs run at the engine's MoE-kernel efficiency (moe_gemm): halving
+// it doubles the compute-bound expert time of a large prefill and leaves a dense model untouched.
+TEST(PhysicsTime, MoeGemmFactorScalesOnlyExpertGemms) {
+  const auto gemm_at = [](const Evaluation& ev, double moe_gemm) {
+    Pool pool = ev.pools.front().pool;
+    Deployment d = *pool.deployment;
+    d.engine.overheads.moe_gemm = moe_gemm;
+    pool.deployment = &d;
+    return prefill_pass(pool, 16384, 4, 4 * 4096.0 * 2048.0).gemm;
+  };
+  const Evaluation moe = evaluate_scenario(scenario(json::object()), kNoTtft);  // DeepSeek-V3 EP32 on H20
+  const double full = gemm_at(moe, 1.0), half = gemm_at(moe, 0.5);
+  EXPECT_GT(half, 1.3 * full) << "the expert GEMMs are most of a DeepSeek prefill's GEMM time";
+  EXPECT_LT(half, 2.0 * full);
+  const Evaluation dense = evaluate_scenario(scenario(llama70b("h100-80g", "fp8", "bf16")), kNoTtft);
+  EXPECT_DOUBLE_EQ(gemm_at(dense, 0.5), gemm_at(dense, 1.0));
+}

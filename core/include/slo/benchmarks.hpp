@@ -45,7 +45,8 @@ struct FitResult {
   Calibration cal;
   std::map<std::string, std::vector<std::string>> fitted_on;  // measurement ids per family
   double kernel_rms_log_error = 0;
-  double rms_log_error = 0;
+  double rms_log_error = 0;  // over the figures with a prediction
+  int infeasible = 0;        // figures the physics predicts at 0 (the layout does not fit)
 };
 
 // Fits the factors on every measurement not from an excluded source: links from DeepEP's kernel

@@ -25,6 +25,8 @@ struct EngineOverheads {
                                  // the batch the overlap scheduler already prepared, emitting the first token)
   double prefill_ms = 3;         // per prefill forward (no CUDA graph: eager launches)
   double pd_bootstrap_ms = 5;    // disaggregated: per-request KV-transfer handshake
+  double moe_gemm = 1.0;         // routed-expert (grouped) GEMM efficiency relative to the family's dense GEMM
+                                 // factor: the engine's MoE kernels (Triton fused_moe, DeepGEMM, CUTLASS grouped)
 };
 
 struct EngineKernel {
