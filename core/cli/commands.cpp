@@ -179,18 +179,22 @@ int fit(const std::string& data_dir) {
       j["rdma"] = r(e.rdma, 0.001), j["comm_latency_us"] = r(e.comm_latency_us, 0.1), j["comm_latency_growth"] = r(e.comm_latency_growth, 0.001);
     j["fitted_on"] = f.fitted_on.count(fam) ? f.fitted_on.at(fam) : std::vector<std::string>{};
   }
+  auto put = [&](ojson& j, const EngineOverheads& o) {
+    j["step_ms"] = r(o.step_ms, 0.01);
+    j["kernel_us"] = r(o.kernel_us, 0.01);
+    j["prefill_kernel_us"] = r(o.prefill_kernel_us, 0.1);
+    j["request_ms"] = r(o.request_ms, 0.1);
+    j["seq_us"] = r(o.seq_us, 0.1);
+    j["wait_steps"] = r(o.wait_steps, 0.01);
+    j["frontend_ms"] = r(o.frontend_ms, 0.01);
+    j["moe_gemm"] = r(o.moe_gemm, 0.001);
+  };
   for (auto& e : engines["engines"]) {
     const std::string id = e["id"];
-    if (!f.cal.engine.count(id)) continue;
-    const EngineOverheads& o = f.cal.engine.at(id);
-    e["overheads"]["step_ms"] = r(o.step_ms, 0.01);
-    e["overheads"]["kernel_us"] = r(o.kernel_us, 0.01);
-    e["overheads"]["prefill_kernel_us"] = r(o.prefill_kernel_us, 0.1);
-    e["overheads"]["request_ms"] = r(o.request_ms, 0.1);
-    e["overheads"]["seq_us"] = r(o.seq_us, 0.1);
-    e["overheads"]["wait_steps"] = r(o.wait_steps, 0.01);
-    e["overheads"]["frontend_ms"] = r(o.frontend_ms, 0.01);
-    e["overheads"]["moe_gemm"] = r(o.moe_gemm, 0.001);
+    if (f.cal.engine.count(id)) put(e["overheads"], f.cal.engine.at(id));
+    if (e.contains("builds"))
+      for (auto& [platform, b] : e["builds"].items())
+        if (f.cal.engine.count(id + "@" + platform)) put(b["overheads"], f.cal.engine.at(id + "@" + platform));
   }
   std::ofstream(data_dir + "/gpus.json") << gpus.dump(1) << "\n";
   std::ofstream(data_dir + "/engines.json") << engines.dump(2) << "\n";

@@ -132,7 +132,7 @@ double in_flight_per_group(const Prepared& p, const Evaluation& ev) {
 void apply(const Calibration& cal, Scenario& s) {
   auto f = cal.family.find(s.gpu.family);
   if (f != cal.family.end()) s.gpu.eff = f->second;
-  auto e = cal.engine.find(s.deployment.engine.id);
+  auto e = cal.engine.find(s.deployment.engine.profile);
   if (e != cal.engine.end()) s.deployment.engine.overheads = e->second;
 }
 
@@ -170,7 +170,10 @@ std::string batch_regime(double b) { return b <= 1.0 ? "batch1" : b <= 16.0 ? "l
 Calibration Calibration::current() {
   Calibration c;
   for (const auto& g : gpu_presets()) c.family[g.family] = g.eff;
-  for (const auto& e : engine_presets()) c.engine[e.id] = e.overheads;
+  for (const auto& e : engine_presets()) {
+    c.engine[e.id] = e.overheads;
+    for (const auto& [platform, o] : e.builds) c.engine[e.id + "@" + platform] = o;
+  }
   return c;
 }
 
@@ -248,6 +251,9 @@ Calibration prior_calibration() {
     x.prefill_ms = o.at("prefill_ms");
     x.pd_bootstrap_ms = o.at("pd_bootstrap_ms");
   }
+  // A platform build ("sglang@rocm") starts from its engine's prior.
+  for (auto& [key, o] : c.engine)
+    if (const auto at = key.find('@'); at != std::string::npos && c.engine.count(key.substr(0, at))) o = c.engine.at(key.substr(0, at));
   return c;
 }
 
@@ -323,7 +329,7 @@ FitResult fit_calibration(const std::vector<std::string>& exclude_sources) {
     if (std::find(exclude_sources.begin(), exclude_sources.end(), preps[i].source) != exclude_sources.end()) continue;
     used.push_back(i);
     families.insert(preps[i].s.gpu.family);
-    engines.insert(preps[i].s.deployment.engine.id);
+    engines.insert(preps[i].s.deployment.engine.profile);
     res.fitted_on[preps[i].s.gpu.family].push_back(preps[i].m.at("id"));
   }
   std::vector<Param> params;
@@ -360,7 +366,7 @@ FitResult fit_calibration(const std::vector<std::string>& exclude_sources) {
     return robust(e);
   };
   auto touches = [&](const Param& p, int i) {
-    return p.engine ? preps[i].s.deployment.engine.id == p.key : preps[i].s.gpu.family == p.key;
+    return p.engine ? preps[i].s.deployment.engine.profile == p.key : preps[i].s.gpu.family == p.key;
   };
   for (int i : used) loss_of[i] = eval_point(i);
   auto prior_loss = [&](const Param& p) {

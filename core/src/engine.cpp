@@ -18,6 +18,21 @@ MemoryFraction parse_memory_fraction(const std::string& s) {
   throw InternalError("engines.json: unknown memory_fraction " + s);
 }
 
+EngineOverheads read_overheads(const json& o) {
+  EngineOverheads x;
+  x.step_ms = o.at("step_ms");
+  x.kernel_us = o.at("kernel_us");
+  x.prefill_kernel_us = o.at("prefill_kernel_us");
+  x.seq_us = o.value("seq_us", 10.0);
+  x.request_ms = o.at("request_ms");
+  x.wait_steps = o.value("wait_steps", 1.5);
+  x.frontend_ms = o.value("frontend_ms", 10.0);
+  x.moe_gemm = o.value("moe_gemm", 1.0);
+  x.prefill_ms = o.at("prefill_ms");
+  x.pd_bootstrap_ms = o.at("pd_bootstrap_ms");
+  return x;
+}
+
 Engine read_engine(const json& j) {
   Engine e;
   e.id = j.at("id");
@@ -29,23 +44,17 @@ Engine read_engine(const json& j) {
   e.max_running_requests = j.value("max_running_requests", 4096);
   e.spec_max_running_requests = j.value("spec_max_running_requests", 0);
   e.cuda_graph_max_batch = j.value("cuda_graph_max_batch", 512);
-  const json& o = j.at("overheads");
-  e.overheads.step_ms = o.at("step_ms");
-  e.overheads.kernel_us = o.at("kernel_us");
-  e.overheads.prefill_kernel_us = o.at("prefill_kernel_us");
-  e.overheads.seq_us = o.value("seq_us", 10.0);
-  e.overheads.request_ms = o.at("request_ms");
-  e.overheads.wait_steps = o.value("wait_steps", 1.5);
-  e.overheads.frontend_ms = o.value("frontend_ms", 10.0);
-  e.overheads.moe_gemm = o.value("moe_gemm", 1.0);
-  e.overheads.prefill_ms = o.at("prefill_ms");
-  e.overheads.pd_bootstrap_ms = o.at("pd_bootstrap_ms");
+  e.overheads = read_overheads(j.at("overheads"));
+  e.profile = e.id;
+  if (j.contains("builds"))
+    for (const auto& [platform, b] : j.at("builds").items()) e.builds[platform] = read_overheads(b.at("overheads"));
   const json& k = j.at("kernel");
   e.kernel.gemm = k.at("gemm");
   e.kernel.attention = k.at("attention");
   e.kernel.hbm = k.at("hbm");
   return e;
 }
+
 
 const json& doc() {
   static const json d = json::parse(data::file("engines.json"));
@@ -61,6 +70,13 @@ const std::vector<Engine>& engine_presets() {
     return out;
   }();
   return list;
+}
+
+void select_build(Engine& e, const std::string& platform) {
+  auto b = e.builds.find(platform);
+  if (b == e.builds.end()) return;
+  e.overheads = b->second;
+  e.profile = e.id + "@" + platform;
 }
 
 const Engine* find_engine(const std::string& id) {

@@ -35,6 +35,7 @@ static Efficiency read_eff(const json& j, Efficiency e) {
   e.allreduce_latency_us = j.value("allreduce_latency_us", e.allreduce_latency_us);
   e.launch_scale = j.value("launch_scale", e.launch_scale);
   e.tbo_overlap = j.value("tbo_overlap", e.tbo_overlap);
+  e.platform = j.value("platform", e.platform);
   return e;
 }
 

@@ -112,7 +112,9 @@ void add_method(Report& r, const Ctx& c) {
     if (!ev.load_sustainable && ev.lambda_load > 0)
       r.warnings.push_back(b.t("The workload's load exceeds the deployment's capacity: TTFT grows without bound.", "负载超过部署能力：TTFT 将无限增长。"));
     sec.bullet(std::string(b.t("Serving engine profile: ", "推理引擎配置：")) + s.deployment.engine.name +
-               (s.deployment.engine_version.empty() ? "" : " " + s.deployment.engine_version) + " (" + s.deployment.engine.memory_flag + ")");
+               (s.deployment.engine_version.empty() ? "" : " " + s.deployment.engine_version) +
+               (s.deployment.engine.profile != s.deployment.engine.id ? std::string(b.t(", ROCm build", "，ROCm 版本")) : std::string()) +
+               " (" + s.deployment.engine.memory_flag + ")");
   }
 }
 

@@ -31,3 +31,24 @@ TEST(Scenario, CatalogNotesFollowTheLanguage) {
   }
   EXPECT_GE(notes, 8);
 }
+
+// An AMD GPU runs the engine's ROCm build: its own fitted overheads (engines.json "builds"), keyed
+// "sglang@rocm" in the fit, so a ROCm source's slowness never leaks into the CUDA build or into
+// the CDNA3 family's factors that dense vLLM measurements share. A CUDA GPU keeps the base build.
+TEST(Scenario, AmdGpuSelectsTheEnginesRocmBuild) {
+  const json amd = {{"version", 2},
+                    {"model", {{"preset", "meta-llama/Llama-3.1-70B-Instruct"}}},
+                    {"hardware", {{"gpu", "mi300x"}, {"nodes", 1}, {"gpus_per_node", 8}}},
+                    {"reference", {{"preset", "none"}}}};
+  ParseResult p = parse_scenario(amd);
+  ASSERT_TRUE(p.ok) << (p.errors.empty() ? "" : p.errors[0].path + ": " + p.errors[0].message);
+  const Engine& e = p.scenario.deployment.engine;
+  EXPECT_EQ(p.scenario.gpu.eff.platform, "rocm");
+  EXPECT_EQ(e.profile, e.id + "@rocm");
+  ASSERT_TRUE(e.builds.count("rocm"));
+  EXPECT_DOUBLE_EQ(e.overheads.kernel_us, e.builds.at("rocm").kernel_us);
+  EXPECT_NE(e.overheads.kernel_us, find_engine(e.id)->overheads.kernel_us) << "the ROCm build is fitted on its own";
+  ParseResult cuda = parse_scenario(default_scenario_json());
+  ASSERT_TRUE(cuda.ok);
+  EXPECT_EQ(cuda.scenario.deployment.engine.profile, cuda.scenario.deployment.engine.id);
+}

@@ -1,6 +1,7 @@
 // Serving-engine profiles (core/data/engines.json): per-step and per-request CPU/launch overheads,
 // kernel-efficiency adjustments, what the engine's memory flag covers, batch limits.
 #pragma once
+#include <map>
 #include <string>
 #include <vector>
 
@@ -42,7 +43,14 @@ struct Engine {
   int cuda_graph_max_batch = 512;
   EngineOverheads overheads;
   EngineKernel kernel;
+  // Per-platform builds with their own overheads (the ROCm build of SGLang/vLLM runs other kernel
+  // libraries: aiter, CK, Triton, RCCL), fitted separately; `profile` names the one in use.
+  std::map<std::string, EngineOverheads> builds;
+  std::string profile;  // "sglang" or "sglang@rocm": the key its fitted overheads live under
 };
+
+// Selects the engine's build for the GPU's software platform (no-op when it has none).
+void select_build(Engine& e, const std::string& platform);
 
 const std::vector<Engine>& engine_presets();
 const Engine* find_engine(const std::string& id);

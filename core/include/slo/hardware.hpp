@@ -25,6 +25,7 @@ struct Efficiency {
   double allreduce_latency_us = 8;  // one-shot intra-node all-reduce of a small message (custom all-reduce kernels)
   double launch_scale = 1.0;     // multiplies the engine's CPU/launch overheads on this platform (1 = CUDA)
   double tbo_overlap = 1.0;      // share of the shorter of compute / communication that two-batch overlap hides
+  std::string platform = "cuda"; // software stack the family runs ("cuda", "rocm"): selects the engine build
 };
 
 struct Gpu {
