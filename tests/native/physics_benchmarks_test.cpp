@@ -77,8 +77,10 @@ TEST(PhysicsBenchmarks, LeaveOneSourceOutAccuracyAndBands) {
   EXPECT_GE(engines.size(), 3u);
   EXPECT_GE(models.size(), 9u);
   EXPECT_TRUE(kinds.count("ttft") && kinds.count("tpot") && kinds.count("throughput") && kinds.count("latency"));
-  EXPECT_LE(quantile(errs, 0.5), 18.0);
-  EXPECT_LE(quantile(errs, 0.9), 62.0);
+  // Guards the measured 15.4% / 50.8% (issue 9's bar, 12% / 35%, is not met yet: docs/PHYSICS.md).
+  EXPECT_LE(quantile(errs, 0.5), 16.5);
+  EXPECT_LE(quantile(errs, 0.9), 54.0);
+  EXPECT_LE(std::count_if(errs.begin(), errs.end(), [](double e) { return e > 35.0; }), 90);
   EXPECT_LE(std::count_if(errs.begin(), errs.end(), [](double e) { return e > 300.0; }), 4);
   int validated = 0;
   for (const auto& [regime, e] : by_regime) {
