@@ -42,11 +42,12 @@ void add_recommendations(Report& r, const Ctx& c) {
       t.rows.push_back({Value::str(lang == Lang::Zh ? v.label_zh : v.label_en), b.count(e2.sessions_target_ctx), b.tps(e2.capacity_in_target_kind()),
                         e2.load_sustainable ? b.ms(e2.op_load.tpot_s) : Value::str(b.t("overloaded", "过载")),
                         e2.ttft.stable && e2.ttft.simulated > 0 ? b.ms(e2.ttft.p50, 0) : Value::str(b.t("unbounded", "无界")),
-                        Value::str(std::to_string(c2.met()) + " / 6")});
+                        Value::str(std::to_string(c2.met()) + " / " + std::to_string(c2.set()))});
       const std::string name = lang == Lang::Zh ? v.label_zh : v.label_en;
       if (v.id == "as-is") continue;
       if (c2.met() > base.met())
-        sec.bullet(name + b.t(": meets ", "：达成 ") + std::to_string(c2.met()) + b.t(" of 6 targets (now ", "/6 项目标（当前 ") + std::to_string(base.met()) + b.t(").", "）。"));
+        sec.bullet(name + b.t(": meets ", "：达成 ") + std::to_string(c2.met()) + b.t(" of ", "/") + std::to_string(c2.set()) +
+                   b.t(" targets (now ", " 项目标（当前 ") + std::to_string(base.met()) + b.t(").", "）。"));
       const double cap0 = ev.capacity_in_target_kind(), cap1 = e2.capacity_in_target_kind();
       if (cap0 > 0 && cap1 > cap0 * 1.05)
         sec.bullet(name + b.t(": throughput capacity ", "：吞吐能力 ") + b.num(cap0) + " -> " + b.num(cap1) + " tokens/s (" + signed_num((cap1 / cap0 - 1) * 100, 0) + "%).");

@@ -15,6 +15,11 @@ TargetCheck check_targets(const Evaluation& ev) {
   if (s.slo.tpot_ms > 0) c.tpot = ev.load_sustainable && ev.op_load.tpot_s * 1e3 <= s.slo.tpot_ms * (1 + 1e-9);
   if (s.slo.ttft_p50_ms > 0) c.ttft_p50 = ev.ttft.stable && ev.ttft.simulated > 0 && ev.ttft.p50 * 1e3 <= s.slo.ttft_p50_ms;
   if (s.slo.ttft_p99_ms > 0) c.ttft_p99 = ev.ttft.stable && ev.ttft.simulated > 0 && ev.ttft.p99 * 1e3 <= s.slo.ttft_p99_ms;
+  c.has_concurrency = s.slo.concurrent_sessions > 0;
+  c.has_throughput = s.slo.throughput_tokens_per_s > 0;
+  c.has_tpot = s.slo.tpot_ms > 0;
+  c.has_ttft_p50 = s.slo.ttft_p50_ms > 0;
+  c.has_ttft_p99 = s.slo.ttft_p99_ms > 0;
   if (!c.memory) c.concurrency = c.throughput = c.tpot = c.ttft_p50 = c.ttft_p99 = false;
   return c;
 }

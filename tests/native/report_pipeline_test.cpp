@@ -70,3 +70,36 @@ TEST(ReportPipeline, DensePoolsHaveNoMoeTpLabel) {
 
 }  // namespace
 }  // namespace slo
+
+namespace slo {
+namespace {
+
+// Issue 12, defect 6: "targets met" counts the memory verdict and the targets the scenario sets,
+// never an unset target as met (the default sets four SLO targets: "n / 5"; none set: "n / 1").
+std::string met_cell(const Report& r) {
+  for (const auto& sec : r.sections)
+    for (const auto& it : sec.items)
+      if (it.table.id == "sensitivity" && !it.table.rows.empty()) return it.table.rows.front().back().text;
+  return "";
+}
+
+TEST(ReportPipeline, TargetsMetCountOnlyTargetsThatAreSet) {
+  const Scenario base = test::scenario(json::object());
+  const Analysis a = analyse(base);
+  EXPECT_EQ(a.targets.set(), 5);
+  EXPECT_LE(a.targets.met(), 5);
+  EXPECT_EQ(met_cell(corrected_report(a, Lang::En)), std::to_string(a.targets.met()) + " / 5");
+  const Scenario none = test::scenario(json{{"slo",
+                                             {{"concurrent_sessions", nullptr},
+                                              {"throughput_tokens_per_s", nullptr},
+                                              {"tpot_ms", nullptr},
+                                              {"ttft_p50_ms", nullptr},
+                                              {"ttft_p99_ms", nullptr}}}});
+  const Analysis b = analyse(none);
+  EXPECT_TRUE(b.targets.all());
+  EXPECT_EQ(b.targets.set(), 1);
+  EXPECT_EQ(met_cell(corrected_report(b, Lang::En)), "1 / 1");
+}
+
+}  // namespace
+}  // namespace slo

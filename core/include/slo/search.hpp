@@ -10,9 +10,16 @@ namespace slo {
 
 // Which targets an evaluation meets.
 struct TargetCheck {
+  // An unset target passes all() but is not counted: met() and set() count the memory verdict and
+  // the targets the scenario sets (issue 12, defect 6: "3 / 6" with two of five cards passing).
   bool memory = false, concurrency = true, throughput = true, tpot = true, ttft_p50 = true, ttft_p99 = true;
+  bool has_concurrency = false, has_throughput = false, has_tpot = false, has_ttft_p50 = false, has_ttft_p99 = false;
   bool all() const { return memory && concurrency && throughput && tpot && ttft_p50 && ttft_p99; }
-  int met() const { return memory + concurrency + throughput + tpot + ttft_p50 + ttft_p99; }
+  int met() const {
+    return memory + (has_concurrency && concurrency) + (has_throughput && throughput) + (has_tpot && tpot) + (has_ttft_p50 && ttft_p50) +
+           (has_ttft_p99 && ttft_p99);
+  }
+  int set() const { return 1 + has_concurrency + has_throughput + has_tpot + has_ttft_p50 + has_ttft_p99; }
 };
 TargetCheck check_targets(const Evaluation& ev);
 
