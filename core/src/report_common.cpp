@@ -12,6 +12,8 @@ std::string B::none() const {
 
 std::string signed_num(double x, int digits) {
   std::string s = format_fixed(std::fabs(x), digits, true);
+  // A value that rounds to zero has no sign ("margin 0 tokens/s", never "-0"; issue 12, defect 11).
+  if (s.find_first_not_of("0.,") == std::string::npos) return s;
   return (x >= 0 ? "+" : "-") + s;
 }
 // Margin of `value` against `target` ("+376 sessions (+188.0%)"); `higher_is_better`.

@@ -103,3 +103,22 @@ TEST(ReportPipeline, TargetsMetCountOnlyTargetsThatAreSet) {
 
 }  // namespace
 }  // namespace slo
+
+#include "../../core/src/report_common.hpp"
+
+namespace slo {
+namespace {
+
+// Issue 12, defect 11: a margin that rounds to zero printed "margin -0 tokens/s".
+TEST(ReportPipeline, MarginsThatRoundToZeroHaveNoSign) {
+  using rpt::margin;
+  using rpt::signed_num;
+  EXPECT_EQ(signed_num(-0.3, 0), "0");
+  EXPECT_EQ(signed_num(-0.04, 1), "0.0");
+  EXPECT_EQ(signed_num(-1.6, 0), "-2");
+  EXPECT_EQ(signed_num(1234.0, 0), "+1,234");
+  EXPECT_EQ(margin(199.7, 200, 0, "sessions", true).text, "0 sessions (-0.2%)");
+}
+
+}  // namespace
+}  // namespace slo
