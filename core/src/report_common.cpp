@@ -24,7 +24,9 @@ Value margin(double value, double target, int digits, const std::string& unit, b
   Value v;
   v.number = d;
   v.unit = unit;
-  v.text = signed_num(d, digits) + (unit.empty() ? "" : " " + unit) + " (" + signed_num(pct, 1) + "%)";
+  const std::string shown = signed_num(d, digits);
+  const bool one = shown == "+1" || shown == "-1";  // "+1 session", not "+1 sessions"
+  v.text = shown + (unit.empty() ? "" : " " + (one && unit == "sessions" ? std::string("session") : unit)) + " (" + signed_num(pct, 1) + "%)";
   return v;
 }
 

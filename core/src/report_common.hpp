@@ -23,7 +23,12 @@ struct B {
   Value gb(double bytes, int digits = 1) const { return fixed(bytes / 1e9, digits, "GB"); }
   Value ms(double s, int digits = 1) const { return fixed(s * 1e3, digits, "ms"); }
   Value tps(double x, const std::string& unit = "tokens/s") const { return fixed(x, x < 100 ? 1 : 0, unit, true); }
-  Value count(double x, const std::string& unit = "") const { return fixed(x, 0, unit, true); }
+  // "1 session", "704 sessions": an English plural unit loses its "s" for a count that prints as 1.
+  Value count(double x, const std::string& unit = "") const {
+    Value v = fixed(x, 0, unit, true);
+    if (unit == "sessions" && std::isfinite(x) && std::fabs(x) < 1.5 && std::fabs(x) >= 0.5) v.text.pop_back();
+    return v;
+  }
   Value params_b(double p) const { return fixed(p / 1e9, 2, "B", false, ""); }
 };
 

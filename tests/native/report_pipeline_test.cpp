@@ -113,11 +113,16 @@ namespace {
 TEST(ReportPipeline, MarginsThatRoundToZeroHaveNoSign) {
   using rpt::margin;
   using rpt::signed_num;
+  using rpt::B;
   EXPECT_EQ(signed_num(-0.3, 0), "0");
   EXPECT_EQ(signed_num(-0.04, 1), "0.0");
   EXPECT_EQ(signed_num(-1.6, 0), "-2");
   EXPECT_EQ(signed_num(1234.0, 0), "+1,234");
   EXPECT_EQ(margin(199.7, 200, 0, "sessions", true).text, "0 sessions (-0.2%)");
+  // "1 sessions" (issue 12, defect 11): the count and the margin say "1 session".
+  EXPECT_EQ(margin(201, 200, 0, "sessions", true).text, "+1 session (+0.5%)");
+  EXPECT_EQ(B{Lang::En}.count(1, "sessions").text, "1 session");
+  EXPECT_EQ(B{Lang::En}.count(2, "sessions").text, "2 sessions");
 }
 
 }  // namespace
