@@ -133,8 +133,8 @@ ParseResult parse_scenario(const json& doc, Lang lang) {
   else if (const Gpu* g = find_gpu(s.gpu_id)) s.gpu = *g;
   if (const json* cg = R.at(hw, "custom_gpu"); s.gpu_id != "custom" && cg && !cg->is_null())
     E.add_rule("hardware.custom_gpu", cg, "is set while hardware.gpu is \"" + s.gpu_id + "\"",
-               "已设置，但 hardware.gpu 为 \"" + s.gpu_id + "\"", "null unless hardware.gpu is \"custom\"",
-               "除非 hardware.gpu 为 \"custom\"，否则为 null");
+               "已设置，但 hardware.gpu 为 \"" + s.gpu_id + "\"", "unset unless hardware.gpu is \"custom\"",
+               "除非 hardware.gpu 为 \"custom\"，否则不设置");
   s.nodes = R.integer(hw, "hardware", "nodes", 1, 4096);
   s.gpus_per_node = R.integer(hw, "hardware", "gpus_per_node", 1, 576);
   // Same lower bounds as a custom GPU's links (1 and 0.1 GB/s): a slower link is not a deployment.

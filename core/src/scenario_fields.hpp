@@ -32,9 +32,9 @@ struct Reader {
     std::string kind_en = integer ? "an integer" : "a number";
     std::string kind_zh = integer ? "整数" : "数值";
     std::string range_en = kind_en + " in " + (lo_open ? "(" : "[") + num_text(lo) + ", " + num_text(hi) + "]" +
-                           (nullable ? " or null" : "");
+                           (nullable ? " or unset" : "");
     std::string range_zh = (lo_open ? "(" : "[") + num_text(lo) + ", " + num_text(hi) + "] 内的" + kind_zh +
-                           (nullable ? "，或 null" : "");
+                           (nullable ? "，或不设置" : "");
     if (v && v->is_null() && nullable) return null_value;
     if (!v || !v->is_number()) {
       E.add(path, v, range_en, range_zh);
@@ -75,8 +75,8 @@ struct Reader {
     const json* v = at(obj, key);
     if (nullable && v && v->is_null()) return "";
     if (!v || !v->is_string() || v->get<std::string>().size() > max_len) {
-      E.add(P(base, key), v, "a string of at most " + std::to_string(max_len) + " bytes" + (nullable ? " or null" : ""),
-            "不超过 " + std::to_string(max_len) + " 字节的字符串" + (nullable ? "，或 null" : ""));
+      E.add(P(base, key), v, "a string of at most " + std::to_string(max_len) + " bytes" + (nullable ? " or unset" : ""),
+            "不超过 " + std::to_string(max_len) + " 字节的字符串" + (nullable ? "，或不设置" : ""));
       return "";
     }
     return v->get<std::string>();

@@ -94,8 +94,8 @@ TEST(Validation, OutOfRangeNumbers) {
                "[0.1, 1] 内的数值");
   expect_error(parse(json{{"deployment", {{"mtp", {{"draft_tokens", 9}}}}}}), "deployment.mtp.draft_tokens", "9",
                "an integer in [0, 8]");
-  expect_error(parse(json{{"slo", {{"tpot_ms", 0}}}}), "slo.tpot_ms", "0", "a number in (0, 1000000] or null");
-  expect_error(parse(json{{"slo", {{"tpot_ms", -1e308}}}}), "slo.tpot_ms", "-1e+308", "a number in (0, 1000000] or null");
+  expect_error(parse(json{{"slo", {{"tpot_ms", 0}}}}), "slo.tpot_ms", "0", "a number in (0, 1000000] or unset");
+  expect_error(parse(json{{"slo", {{"tpot_ms", -1e308}}}}), "slo.tpot_ms", "-1e+308", "a number in (0, 1000000] or unset");
   expect_error(parse(json{{"hardware", {{"nodes", 1e20}}}}), "hardware.nodes", "1e+20", "an integer in [1, 4096]");
 }
 
@@ -241,7 +241,7 @@ TEST(Validation, CustomGpuFields) {
   missing.erase("memory_gb");
   expect_error(parse(json{{"hardware", {{"gpu", "custom"}, {"custom_gpu", missing}}}}), "hardware.custom_gpu.memory_gb", "missing",
                "a number in [1, 4096]");
-  expect_error(parse(json{{"hardware", {{"custom_gpu", gpu}}}}), "hardware.custom_gpu", value_text(&gpu), "null unless hardware.gpu is \"custom\"",
+  expect_error(parse(json{{"hardware", {{"custom_gpu", gpu}}}}), "hardware.custom_gpu", value_text(&gpu), "unset unless hardware.gpu is \"custom\"",
                "is set while hardware.gpu is \"h20-96g\"");
 }
 
