@@ -132,7 +132,8 @@ void add_ttft(Report& r, const Ctx& c) {
   const PoolEval& pre = c.pre;
   {
     Section& sec = r.add_section("ttft", b.t("Time to first token", "首 token 延迟（TTFT）"));
-    sec.row("rate", b.t("Arrival rate", "到达率"), b.fixed(ev.lambda_load, 2, b.t("requests/s", "请求/秒")));
+    // One unit per quantity across the report: request rates in requests/min, as the workload states them.
+    sec.row("rate", b.t("Arrival rate", "到达率"), b.fixed(ev.lambda_load * 60, 1, b.t("requests/min", "请求/分钟"), true));
     if (ev.ttft.simulated > 0 && ev.ttft.stable) {
       sec.row("p50", "TTFT P50", b.ms(ev.ttft.p50, 0));
       sec.row("p90", "TTFT P90", b.ms(ev.ttft.p90, 0));
@@ -155,18 +156,24 @@ void add_ttft(Report& r, const Ctx& c) {
       c.title = b.t("TTFT percentiles vs arrival rate", "TTFT 分位数随到达率变化");
       c.kind = "line";
       c.x_label = b.t("arrival rate", "到达率");
-      c.x_unit = "requests/s";
+      c.x_unit = "requests/min";
       c.y_label = "TTFT";
       c.y_unit = "ms";
       Series p50{"P50", {}, {}}, p90{"P90", {}, {}}, p99{"P99", {}, {}};
       for (const TtftCurvePoint& q : a.ttft_curve) {
-        p50.points.push_back({q.rate, q.p50 * 1e3});
-        p90.points.push_back({q.rate, q.p90 * 1e3});
-        p99.points.push_back({q.rate, q.p99 * 1e3});
+        p50.points.push_back({q.rate * 60, q.p50 * 1e3});
+        p90.points.push_back({q.rate * 60, q.p90 * 1e3});
+        p99.points.push_back({q.rate * 60, q.p99 * 1e3});
       }
       c.series = {p50, p90, p99};
       if (s.slo.ttft_p50_ms > 0) c.markers.push_back(Marker{"y", s.slo.ttft_p50_ms, b.t("TTFT P50 target", "TTFT P50 目标")});
-      if (ev.lambda_load > 0) c.markers.push_back(Marker{"x", ev.lambda_load, b.t("workload", "负载")});
+      // The load marker only when it lies on the curve's scale: an overloaded workload (load beyond
+      // the last stable rate by more than a quarter) is named in the title, not drawn 10x off the points.
+      double last = 0;
+      for (const TtftCurvePoint& q : a.ttft_curve) last = std::max(last, q.rate);
+      if (ev.lambda_load > 0 && ev.lambda_load <= 1.25 * last) c.markers.push_back(Marker{"x", ev.lambda_load * 60, b.t("workload", "负载")});
+      else if (ev.lambda_load > 0)
+        c.title += std::string(b.t(" (the workload's ", "（负载 ")) + b.num(ev.lambda_load * 60) + b.t(" requests/min is beyond this range: overloaded)", " 请求/分钟超出此范围：过载）");
       sec.chart(c);
     }
   }

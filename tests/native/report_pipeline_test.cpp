@@ -127,3 +127,28 @@ TEST(ReportPipeline, MarginsThatRoundToZeroHaveNoSign) {
 
 }  // namespace
 }  // namespace slo
+
+namespace slo {
+namespace {
+
+// Issue 12, defect 7: one unit per request rate (requests/min, as the workload and the verdicts
+// state it), and an overloaded workload is named in the TTFT chart's title, not drawn as a marker
+// 10x beyond the curve's points (the default is overloaded: 1,752 requests/min against ~180).
+TEST(ReportPipeline, TtftChartUsesRequestsPerMinuteAndKeepsItsScale) {
+  const Report r = corrected_report(test::scenario(json::object()), Lang::En);
+  const Chart* chart = nullptr;
+  for (const auto& sec : r.sections)
+    for (const auto& it : sec.items)
+      if (it.kind == Item::Kind::Chart && it.chart.id == "ttft_vs_rate") chart = &it.chart;
+  ASSERT_NE(chart, nullptr);
+  EXPECT_EQ(chart->x_unit, "requests/min");
+  double last = 0;
+  for (const auto& p : chart->series.front().points) last = std::max(last, p.first);
+  for (const auto& m : chart->markers)
+    if (m.axis == "x") EXPECT_LE(m.value, 1.25 * last) << m.label;
+  EXPECT_NE(chart->title.find("1,752 requests/min is beyond this range"), std::string::npos) << chart->title;
+  EXPECT_EQ(render_text(r).find("requests/s"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace slo
