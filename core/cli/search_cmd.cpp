@@ -13,25 +13,6 @@ using nlohmann::json;
 
 namespace {
 
-std::string pool(const json& p) {
-  char b[160];
-  const int r = p.value("replicas", 1), g = p.value("gpus", 0) / std::max(1, r);
-  std::snprintf(b, sizeof b, "%dx%dGPU TP%d EP%d%s%s", r, g, p.value("attention_tp", 1), p.value("ep", 1),
-                p.value("pp", 1) > 1 ? (" PP" + std::to_string(p.value("pp", 1))).c_str() : "",
-                p.value("redundant_experts", 0) > 0 ? (" +" + std::to_string(p.value("redundant_experts", 0)) + "exp").c_str() : "");
-  return b;
-}
-
-std::string layout(const json& s) {
-  const json& d = s.at("deployment");
-  std::string l = d.at("mode") == "disaggregated" ? "P " + pool(d.at("prefill")) + " | D " + pool(d.at("decode")) : "C " + pool(d.at("colocated"));
-  l += ", MTP " + std::to_string(d.at("mtp").value("draft_tokens", 0)) + ", KV " + s.at("precision").value("kv_cache", std::string()) +
-       ", chunk " + std::to_string(d.value("chunked_prefill_tokens", 0));
-  const json& cap = d.at("max_decode_batch_per_gpu");
-  l += ", batch/GPU " + (cap.is_null() ? std::string("engine limit") : std::to_string(cap.get<int>()));
-  return l;
-}
-
 void table(const char* title, const json& points) {
   std::printf("%s\n%12s %12s %9s %9s %9s  %-6s  %s\n", title, "tok/s/GPU", "tok/s/user", "sessions", "TTFT P50", "TTFT P90", "meets", "layout");
   for (const auto& p : points) {
@@ -44,7 +25,7 @@ void table(const char* title, const json& points) {
       std::snprintf(t90, sizeof t90, "%.0f ms", p.value("ttft_p90_ms", 0.0));
     }
     std::printf("%12.1f %12.1f %9.0f %9s %9s  %-6s  %s\n", p.value("tokens_per_s_per_gpu", 0.0), p.value("tokens_per_s_per_user", 0.0),
-                p.value("sessions", 0.0), t50, t90, meets.c_str(), layout(p.at("scenario")).c_str());
+                p.value("sessions", 0.0), t50, t90, meets.c_str(), p.value("label", std::string()).c_str());
   }
 }
 
@@ -68,6 +49,10 @@ int search(const std::string& scenario, const std::string& options, const std::s
   table("Pareto frontier (tokens/s per user ascending)", r.at("frontier"));
   std::printf("\n");
   table(r.at("top").empty() ? "No configuration meets every target" : "Configurations meeting every target", r.at("top"));
+  if (r.at("current").value("feasible", false)) {
+    std::printf("\n");
+    table("The scenario's own configuration", json::array({r.at("current")}));
+  }
   return 0;
 }
 

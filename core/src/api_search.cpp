@@ -5,6 +5,7 @@
 #include "slo/analysis.hpp"
 #include "slo/api.hpp"
 #include "slo/launch.hpp"
+#include "slo/report.hpp"
 #include "slo/scenario.hpp"
 #include "slo/search.hpp"
 
@@ -44,9 +45,10 @@ json applied(const json& normalized, const SearchPoint& p) {
   return doc;
 }
 
-json point_json(const json& normalized, const SearchPoint& p) {
+json point_json(const json& normalized, const SearchPoint& p, Lang lang) {
   const TargetCheck& m = p.met;
   json j{{"mode", p.scenario.deployment.disaggregated ? "disaggregated" : "colocated"},
+         {"label", configuration_label(p.scenario, lang)},
          {"gpus", p.gpus},
          {"tokens_per_s_per_gpu", p.tps_per_gpu},
          {"tokens_per_s_per_user", p.tps_per_user},
@@ -89,7 +91,9 @@ bool read_options(const json& o, SearchOptions& so, std::string& err) {
 
 }  // namespace
 
-std::string search(const std::string& scenario_json, const std::string& options_json) {
+std::string search(const std::string& scenario_json, const std::string& options_json) { return search(scenario_json, options_json, {}); }
+
+std::string search(const std::string& scenario_json, const std::string& options_json, const std::function<bool(double)>& progress) {
   try {
     json opts = options_json.empty() ? json::object() : json::parse(options_json, nullptr, false);
     SearchOptions so;
@@ -104,13 +108,16 @@ std::string search(const std::string& scenario_json, const std::string& options_
     }
     // The report's calibration applies to the search too.
     so.time_scale = analyse_time_scale(p.scenario);
-    const SearchResult r = search_configurations(p.scenario, so);
+    const SearchResult r = search_configurations(p.scenario, so, progress);
     json frontier = json::array(), top = json::array();
-    for (const auto& x : r.frontier) frontier.push_back(point_json(p.normalized, x));
-    for (const auto& x : r.top) top.push_back(point_json(p.normalized, x));
+    for (const auto& x : r.frontier) frontier.push_back(point_json(p.normalized, x, lang));
+    for (const auto& x : r.top) top.push_back(point_json(p.normalized, x, lang));
+    const SearchPoint here = scenario_point(p.scenario, so.time_scale);
+    json current = point_json(p.normalized, here, lang);
+    current["feasible"] = here.gpus > 0;
     return dump(json{{"ok", true}, {"errors", json::array()}, {"mode", so.fewest ? "fewest" : "frontier"}, {"gpus", r.gpus},
                      {"throughput_kind", throughput_kind_name(p.scenario.slo.throughput_kind)},
-                     {"tpot_limit_ms", p.scenario.slo.tpot_ms}, {"frontier", frontier}, {"top", top},
+                     {"tpot_limit_ms", p.scenario.slo.tpot_ms}, {"frontier", frontier}, {"top", top}, {"current", current},
                      {"evaluated", r.evaluated}, {"considered", r.considered}, {"pruned", r.pruned}, {"cancelled", r.cancelled}});
   } catch (const std::exception& e) {
     return dump(error_doc("(internal)", std::string("internal error: ") + e.what()));

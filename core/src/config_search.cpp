@@ -9,6 +9,7 @@
 //    layout and chunk with the largest prefill capacity is paired with the decode layouts.
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 #include "slo/analysis.hpp"
 #include "slo/search.hpp"
@@ -134,6 +135,35 @@ DecodeBound decode_bound(const Evaluation& ev, double time_scale) {
   return b;
 }
 
+// A feasible evaluation as a point of the space (nullopt: it does not fit or serves no load).
+std::optional<SearchPoint> point_of(const Scenario& c, const Evaluation& ev, int gpus) {
+  if (!fits(ev) || ev.lambda_max <= 0 || ev.op_max.tpot_s <= 0) return std::nullopt;
+  SearchPoint p;
+  p.scenario = c;
+  p.gpus = gpus;
+  p.tps_per_gpu = ev.capacity_in_target_kind() / gpus;
+  p.tps_per_user = 1.0 / ev.op_max.tpot_s;
+  p.sessions = ev.sessions_target_ctx;
+  p.met = check_targets(ev);
+  return p;
+}
+
+EvalOptions ttft_options(double time_scale) {
+  EvalOptions e;
+  e.time_scale = time_scale;
+  e.ttft = true;
+  e.ttft_requests = 1000;
+  return e;
+}
+
+// TTFT of a point at the workload's load (from an evaluation with TTFT), and every target with it.
+void add_ttft(SearchPoint& p, const Evaluation& ev) {
+  p.met = check_targets(ev);
+  p.ttft_known = ev.ttft.stable && ev.ttft.simulated > 0;
+  p.ttft_p50 = p.ttft_known ? ev.ttft.p50 : 0;
+  p.ttft_p90 = p.ttft_known ? ev.ttft.p90 : 0;
+}
+
 struct Search {
   Space sp;
   SearchResult res;
@@ -154,15 +184,9 @@ struct Search {
   }
 
   void add(const Scenario& c, const Evaluation& ev) {
-    if (!fits(ev) || ev.lambda_max <= 0 || ev.op_max.tpot_s <= 0) return;
-    SearchPoint p;
-    p.scenario = c;
-    p.gpus = sp.gpus;
-    p.tps_per_gpu = ev.capacity_in_target_kind() / sp.gpus;
-    p.tps_per_user = 1.0 / ev.op_max.tpot_s;
-    p.sessions = ev.sessions_target_ctx;
-    p.met = check_targets(ev);
-    all.push_back(p);
+    std::optional<SearchPoint> made = point_of(c, ev, sp.gpus);
+    if (!made) return;
+    const SearchPoint& p = all.emplace_back(std::move(*made));
     for (const auto& q : res.frontier)
       if (dominates(q, p) || (q.tps_per_user == p.tps_per_user && q.tps_per_gpu == p.tps_per_gpu)) return;
     res.frontier.erase(std::remove_if(res.frontier.begin(), res.frontier.end(), [&](const SearchPoint& q) { return dominates(p, q); }),
@@ -295,17 +319,9 @@ struct Search {
     return !res.cancelled;
   }
 
-  // TTFT of a point at the workload's load, and every target with it.
   void with_ttft(SearchPoint& p) {
-    EvalOptions e;
-    e.time_scale = sp.o.time_scale;
-    e.ttft = true;
-    e.ttft_requests = 1000;
-    const Evaluation ev = eval(p.scenario, e);
-    p.met = check_targets(ev);
-    p.ttft_known = ev.ttft.stable && ev.ttft.simulated > 0;
-    p.ttft_p50 = p.ttft_known ? ev.ttft.p50 : 0;
-    p.ttft_p90 = p.ttft_known ? ev.ttft.p90 : 0;
+    ++res.evaluated;
+    add_ttft(p, evaluate_scenario(p.scenario, ttft_options(sp.o.time_scale)));
   }
 
   void run() {
@@ -323,7 +339,10 @@ struct Search {
     }
     if (sp.o.colocated && !res.cancelled) colocated(base);
     std::stable_sort(res.frontier.begin(), res.frontier.end(), [](const SearchPoint& a, const SearchPoint& b) { return a.tps_per_user < b.tps_per_user; });
-    for (auto& p : res.frontier) with_ttft(p);
+    for (std::size_t i = 0; i < res.frontier.size(); ++i) {
+      if (i % 4 == 0 && !tick(0.9 + 0.05 * i / res.frontier.size())) return;
+      with_ttft(res.frontier[i]);
+    }
     // The top list: every target met (TTFT simulated), most tokens/s per GPU first.
     std::stable_sort(all.begin(), all.end(), [](const SearchPoint& a, const SearchPoint& b) { return a.tps_per_gpu > b.tps_per_gpu; });
     int tried = 0;
@@ -331,6 +350,7 @@ struct Search {
       if (static_cast<int>(res.top.size()) >= sp.o.top || tried >= 4 * sp.o.top) break;
       const TargetCheck& m = p.met;
       if (!(m.memory && m.concurrency && m.throughput && m.tpot)) continue;
+      if (tried % 4 == 0 && !tick(0.95 + 0.05 * tried / (4.0 * sp.o.top))) return;
       ++tried;
       with_ttft(p);
       if (p.met.all()) res.top.push_back(p);
@@ -350,6 +370,19 @@ SearchResult search_budget(const Scenario& s, const SearchOptions& o, int gpus, 
 }
 
 }  // namespace
+
+SearchPoint scenario_point(const Scenario& s, double time_scale) {
+  const Evaluation ev = evaluate_scenario(s, ttft_options(time_scale));
+  std::optional<SearchPoint> p = point_of(s, ev, s.cluster_gpus());
+  if (!p) {
+    SearchPoint none;
+    none.scenario = s;
+    none.met = check_targets(ev);
+    return none;
+  }
+  add_ttft(*p, ev);
+  return *p;
+}
 
 SearchResult search_configurations(const Scenario& s, const SearchOptions& o, const SearchProgress& progress) {
   if (!o.fewest) return search_budget(s, o, o.gpus > 0 ? o.gpus : s.cluster_gpus(), progress);

@@ -57,6 +57,26 @@ std::string layout_desc(const B& b, const Deployment& d, bool moe) {
   return role_label(b, "colocated") + " " + pool_desc(b, d.colocated, moe);
 }
 
+}  // namespace slo::rpt
+
+namespace slo {
+
+std::string configuration_label(const Scenario& s, Lang lang) {
+  const rpt::B b{lang};
+  const Deployment& d = s.deployment;
+  std::string l = rpt::layout_desc(b, d, s.model.is_moe());
+  l += d.mtp.draft_tokens > 0 ? " · MTP " + std::to_string(d.mtp.draft_tokens) : std::string(b.t(" · no MTP", " · 无 MTP"));
+  l += std::string(" · KV ") + dtype_name(s.precision.kv_cache);
+  if (d.disaggregated) l += b.t(" · prefill chunk ", " · Prefill 分块 ") + std::to_string(d.chunked_prefill_tokens);
+  l += d.max_decode_batch_per_gpu > 0 ? b.t(" · decode batch <= ", " · Decode 批 <= ") + std::to_string(d.max_decode_batch_per_gpu) + b.t("/GPU", "/GPU")
+                                      : std::string(b.t(" · decode batch: engine limit", " · Decode 批：引擎上限"));
+  return l;
+}
+
+}  // namespace slo
+
+namespace slo::rpt {
+
 std::string bottleneck_label(const B& b, const std::string& k) {
   if (k == "compute") return b.t("compute (tensor cores)", "算力（张量核心）");
   if (k == "hbm-weights") return b.t("HBM bandwidth (weight reads)", "显存带宽（读权重）");

@@ -3,6 +3,7 @@
 // beaten by an exhaustive check of every smaller budget.
 #include <gtest/gtest.h>
 
+#include "slo/api.hpp"
 #include "slo/search.hpp"
 #include "test_scenario.hpp"
 
@@ -147,6 +148,40 @@ TEST(ConfigSearch, DeterministicAndCancellable) {
   });
   EXPECT_TRUE(c.cancelled);
   EXPECT_LT(c.evaluated, a.evaluated);
+}
+
+// The string API the page uses: the scenario's own point (evaluated as the search evaluates its
+// candidates; the small space contains it, so it dominates no frontier point), a label per point,
+// and progress with cancel.
+TEST(ConfigSearch, ApiGivesTheScenariosOwnPointLabelsAndProgress) {
+  const json doc{{"version", 2},
+                 {"model", {{"preset", "Qwen/Qwen3-30B-A3B"}}},
+                 {"hardware", {{"gpu", "h100-80g"}, {"nodes", 1}, {"gpus_per_node", 4}}},
+                 {"deployment", {{"mode", "colocated"}, {"colocated", {{"gpus", 4}, {"attention_tp", 1}, {"ep", 4}}}}},
+                 {"slo", {{"concurrent_sessions", 16}, {"throughput_tokens_per_s", 5000}, {"ttft_p50_ms", 2000}, {"tpot_ms", 50}}},
+                 {"reference", {{"preset", "none"}}}};
+  const json r = json::parse(api::search(doc.dump(), R"({"kv_fp8": false})"));
+  ASSERT_TRUE(r.at("ok").get<bool>()) << r.dump();
+  const json& cur = r.at("current");
+  ASSERT_TRUE(cur.at("feasible").get<bool>());
+  const SearchPoint direct = scenario_point(small(1, 5000), 1.0);
+  EXPECT_NEAR(cur.at("tokens_per_s_per_gpu").get<double>(), direct.tps_per_gpu, 1e-9 * direct.tps_per_gpu);
+  EXPECT_EQ(cur.at("label").get<std::string>(), "colocated pool 4 GPU: TP1 x DP4, EP4 · no MTP · KV bf16 · decode batch: engine limit");
+  SearchPoint here;
+  here.tps_per_gpu = cur.at("tokens_per_s_per_gpu").get<double>();
+  here.tps_per_user = cur.at("tokens_per_s_per_user").get<double>();
+  ASSERT_FALSE(r.at("frontier").empty());
+  for (const auto& f : r.at("frontier")) {
+    SearchPoint q;
+    q.tps_per_gpu = f.at("tokens_per_s_per_gpu").get<double>();
+    q.tps_per_user = f.at("tokens_per_s_per_user").get<double>();
+    EXPECT_FALSE(dominates(here, q)) << f.at("label");
+    EXPECT_NE(f.at("label").get<std::string>().find(" · KV "), std::string::npos);
+  }
+  int calls = 0;
+  const json c = json::parse(api::search(doc.dump(), "{}", [&](double) { return ++calls < 2; }));
+  EXPECT_TRUE(c.at("cancelled").get<bool>());
+  EXPECT_EQ(calls, 2);
 }
 
 }  // namespace

@@ -45,3 +45,23 @@ test('bad options give an error naming the option', () => {
   assert.equal(r.ok, false);
   assert.match(r.errors[0].message, /mode: invalid value "best"; allowed: frontier, fewest/);
 });
+
+test('searchProgress: progress in [0, 1] rising to 1, the same result as search; false cancels', () => {
+  const opts = JSON.stringify({ mode: 'frontier', gpus: 16 });
+  const seen = [];
+  const r = JSON.parse(m.searchProgress(m.defaultScenario(), opts, (f) => { seen.push(f); return true; }));
+  assert.equal(r.ok, true);
+  assert.ok(seen.length > 5, `${seen.length} progress calls`);
+  assert.ok(seen.every((f, i) => f >= 0 && f <= 1 && (i === 0 || f >= seen[i - 1])), 'monotone within [0, 1]');
+  assert.equal(seen[seen.length - 1], 1);
+  assert.deepEqual(diff(JSON.parse(m.search(m.defaultScenario(), opts)), r), []);
+  // The scenario's own point is there, with a label in the requested language.
+  assert.equal(r.current.feasible, true);
+  assert.match(r.current.label, /colocated pool 32 GPU/);
+  const zh = JSON.parse(m.search(m.defaultScenario(), JSON.stringify({ mode: 'frontier', gpus: 16, lang: 'zh' })));
+  assert.match(zh.current.label, /混合部署池 32 GPU/);
+  let calls = 0;
+  const c = JSON.parse(m.searchProgress(m.defaultScenario(), opts, () => ++calls < 3));
+  assert.equal(c.cancelled, true);
+  assert.ok(c.evaluated < r.evaluated);
+});

@@ -55,6 +55,8 @@
       coreVersion = str(await E.call('version'));
       state.defaults = JSON.parse(await E.call('defaultScenario'));
       state.catalog = JSON.parse(await E.call('catalog', state.lang));
+      SLO.searchPanel.init({ t, lang: () => state.lang, scenarioJson: () => JSON.stringify(sentDoc()), call: (fn, ...a) => E.call(fn, ...a),
+        apply: applyConfiguration, settingsChanged: () => updateHash(), toast });
     } catch (e) {
       setStatus('failed', { msg: e && e.message ? e.message : String(e) });
       readyResolve(false);
@@ -91,7 +93,12 @@
         state.linkNotice = { code: e && e.code ? e.code : 'link_err_format', vars: e && e.vars };
       }
     }
+    let find = null;
+    if (frag.params.has('find') && view !== 'embed') {
+      try { find = LINK.decodeFind(frag.params.get('find')); } catch (e) { if (!state.linkNotice) state.linkNotice = { code: e.code || 'link_err_find', vars: e.vars }; }
+    }
     if (state.linkNotice) state.keepHash = true;
+    if (find) { SLO.searchPanel.setSettings(find); state.tab = 'search'; relayout = true; }
     state.doc = doc;
     state.explicit = explicitPaths(explicitFrom, doc);
     state.seed = null;
@@ -99,6 +106,7 @@
     buildEditor();
     renderNotice();
     await evaluateNow();
+    if (find && state.result) SLO.searchPanel.run();
   }
 
   async function validate(doc) {
@@ -168,7 +176,7 @@
         h('div', { id: 'notice', class: 'notice-area' }),
         h('div', { class: 'report-head' },
           h('div', { class: 'tabs', role: 'tablist', 'aria-label': t('tabs_label') },
-            tabButton('corrected', t('tab_corrected')), tabButton('seed', t('tab_seed'))),
+            tabButton('corrected', t('tab_corrected')), tabButton('seed', t('tab_seed')), tabButton('search', t('tab_search'))),
           h('div', { id: 'status', class: 'status', role: 'status', 'aria-live': 'polite' })),
         h('div', { id: 'report-panel', class: 'report-panel', role: 'tabpanel', tabindex: '-1', 'aria-labelledby': 'tab-' + state.tab })));
     const footer = h('footer', { class: 'footer' }, h('p', { class: 'muted small' }, t('footer'), ' ', h('span', { id: 'core-version' })));
@@ -185,7 +193,8 @@
         keydown: (e) => {
           if (e.key === 'ArrowRight' || e.key === 'ArrowLeft') {
             e.preventDefault();
-            const next = state.tab === 'corrected' ? 'seed' : 'corrected';
+            const i = TABS.indexOf(state.tab);
+            const next = TABS[(i + (e.key === 'ArrowRight' ? 1 : TABS.length - 1)) % TABS.length];
             selectTab(next);
             $('tab-' + next).focus();
           }
@@ -194,9 +203,10 @@
     });
   }
 
+  const TABS = ['corrected', 'seed', 'search'];
   function selectTab(id) {
     state.tab = id;
-    for (const k of ['corrected', 'seed']) {
+    for (const k of TABS) {
       const b = $('tab-' + k);
       if (!b) continue;
       b.setAttribute('aria-selected', k === id ? 'true' : 'false');
@@ -721,6 +731,7 @@
   }
 
   function replaceDoc(doc, from) {
+    SLO.searchPanel.scenarioChanged();
     state.doc = doc;
     state.explicit = explicitPaths(from || null, doc);
     state.keepHash = false;
@@ -732,6 +743,7 @@
 
   function edited(immediate) {
     state.keepHash = false;
+    SLO.searchPanel.scenarioChanged();
     syncInputs(true);
     schedule(immediate ? 0 : 200);
   }
@@ -904,6 +916,12 @@
   function renderReportArea(override) {
     const panel = $('report-panel');
     if (!panel) return;
+    if (state.tab === 'search' && state.view !== 'embed' && !override) {
+      SLO.charts.destroyIn(panel);
+      clear(panel);
+      SLO.searchPanel.mount(panel);
+      return;
+    }
     const r = override || currentReport();
     const prevH = panel.offsetHeight;
     if (prevH) panel.style.minHeight = prevH + 'px';
@@ -932,7 +950,19 @@
   }
 
   function fullUrl(view) {
-    return baseUrl() + LINK.buildFragment(state.encoded || '1.', state.lang, view === 'embed' ? 'embed' : 'full');
+    return baseUrl() + LINK.buildFragment(state.encoded || '1.', state.lang, view === 'embed' ? 'embed' : 'full', SLO.searchPanel.settings());
+  }
+
+  // A configuration from the search: its fields become the user's (explicit), the rest stays derived;
+  // the report shows it.
+  function applyConfiguration(doc) {
+    const changed = [...leafPaths(doc, '', new Set())].filter((p) => JSON.stringify(F.get(doc, p)) !== JSON.stringify(F.get(state.doc, p)));
+    state.doc = clone(doc);
+    for (const p of changed) if (p !== 'version') state.explicit.add(p);
+    state.keepHash = false;
+    syncInputs(false);
+    selectTab('corrected');
+    schedule(0);
   }
 
   async function updateHash() {
@@ -941,7 +971,7 @@
     const enc = await LINK.encodeScenario(state.minimal);
     if (seq !== hashSeq) return;
     state.encoded = enc;
-    const frag = LINK.buildFragment(enc, state.lang, state.view);
+    const frag = LINK.buildFragment(enc, state.lang, state.view, SLO.searchPanel.settings());
     if (!state.keepHash && location.hash !== frag) history.replaceState(null, '', frag);
     const pl = document.querySelector('.print-link');
     if (pl) pl.textContent = fullUrl();
@@ -953,7 +983,7 @@
     if (!state.minimal) return;
     const seq = ++hashSeq;
     state.encoded = await LINK.encodeScenario(state.minimal);
-    if (seq === hashSeq && !state.keepHash) history.replaceState(null, '', LINK.buildFragment(state.encoded, state.lang, state.view));
+    if (seq === hashSeq && !state.keepHash) history.replaceState(null, '', LINK.buildFragment(state.encoded, state.lang, state.view, SLO.searchPanel.settings()));
     const url = fullUrl();
     const ok = await SLO.exports.copyText(url);
     const box = $('link-box'), out = $('link-out'), note = $('link-note');
@@ -1163,6 +1193,7 @@
     csv: () => SLO.exports.tablesCsv(currentReport() || {}),
     // Renders a given report document (schema 1) as if the core had returned it (renderer tests).
     renderReport: (r) => renderReportArea(r),
+    search: () => SLO.searchPanel.result(),
   };
 
   if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', boot);

@@ -96,6 +96,7 @@
   // Chart.js config from a report chart item; data only from the item.
   function config(item, lang) {
     const kind = item.chart === 'bar' || item.chart === 'stacked-bar' ? item.chart : 'line';
+    const scatter = item.chart === 'scatter';  // points without connecting lines (the search's frontier)
     const series = Array.isArray(item.series) ? item.series : [];
     const cats = Array.isArray(item.categories) ? item.categories.map((c) => (typeof c === 'string' ? c : '')) : [];
     const markers = (Array.isArray(item.markers) ? item.markers : []).filter((m) => m && finite(m.value));
@@ -135,7 +136,8 @@
         maxBarThickness: 160,
         borderDash: isBar ? [] : DASHES[i % DASHES.length],
         pointStyle: POINTS[i % POINTS.length],
-        pointRadius: isBar ? 0 : 3,
+        pointRadius: isBar ? 0 : scatter ? 5 : 3,
+        showLine: !scatter,
         pointHoverRadius: 5,
         tension: 0,
         spanGaps: true,

@@ -1,12 +1,14 @@
 // Worker of the served page: the core off the main thread (see engine.js). Same protocol as the
-// single file's blob worker: {id, fn, args} -> {id, out, err}.
+// single file's blob worker: {id, fn, args, progress} -> {id, progress}* then {id, out, err}.
 importScripts('../slo_core.js');
 var slo_ready = SloCore();
 onmessage = function (e) {
   var d = e.data;
   slo_ready.then(function (m) {
-    var out = null, err = null;
-    try { out = m[d.fn].apply(null, d.args); } catch (x) { err = String(x && x.message ? x.message : x); }
+    var out = null, err = null, args = d.args, last = -1;
+    // progress: the last argument is a callback posting {id, progress} at most every 1%.
+    if (d.progress) args = args.concat([function (f) { if (f - last >= 0.01 || f >= 1) { last = f; postMessage({ id: d.id, progress: f }); } return true; }]);
+    try { out = m[d.fn].apply(null, args); } catch (x) { err = String(x && x.message ? x.message : x); }
     postMessage({ id: d.id, out: out, err: err });
   }, function (x) {
     postMessage({ id: d.id, out: null, err: 'core failed to load: ' + x });

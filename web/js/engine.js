@@ -3,11 +3,15 @@
 //   served page (http/https): a Worker from js/engine-worker.js, which loads ../slo_core.js
 //   single file (file://, wiki attachment): a blob: Worker built from the inlined slo_core.js text
 //   otherwise (or if the worker fails): the module on the main thread.
-// Only the core's string functions cross (evaluate, validate, defaultScenario, catalog, version).
+// Only the core's string functions cross (evaluate, validate, defaultScenario, catalog, version,
+// launch). The configuration search runs in a worker of its own (search() below): progress comes
+// back as messages, and cancelling terminates that worker, so evaluations never wait behind it.
 (function (SLO) {
   'use strict';
-  const BOOT = 'var slo_ready=SloCore();onmessage=function(e){var d=e.data;slo_ready.then(function(m){var out=null,err=null;' +
-    'try{out=m[d.fn].apply(null,d.args)}catch(x){err=String(x&&x.message?x.message:x)}postMessage({id:d.id,out:out,err:err})},' +
+  // d.progress: the last argument is a callback that posts {id, progress} (at most every 1%).
+  const BOOT = 'var slo_ready=SloCore();onmessage=function(e){var d=e.data;slo_ready.then(function(m){var out=null,err=null,a=d.args,last=-1;' +
+    'if(d.progress)a=a.concat([function(f){if(f-last>=0.01||f>=1){last=f;postMessage({id:d.id,progress:f})}return true}]);' +
+    'try{out=m[d.fn].apply(null,a)}catch(x){err=String(x&&x.message?x.message:x)}postMessage({id:d.id,out:out,err:err})},' +
     'function(x){postMessage({id:d.id,out:null,err:"core failed to load: "+x})})};';
 
   class MainEngine {
@@ -28,6 +32,7 @@
         const d = e.data || {};
         const p = this.pending.get(d.id);
         if (!p) return;
+        if (typeof d.progress === 'number') { if (p.onProgress) p.onProgress(d.progress); return; }
         this.pending.delete(d.id);
         if (d.err) p.reject(new Error(d.err));
         else p.resolve(d.out);
@@ -40,14 +45,39 @@
       worker.onerror = (e) => { if (e && e.preventDefault) e.preventDefault(); fail('worker error: ' + (e && e.message ? e.message : 'load failed')); };
       worker.onmessageerror = () => fail('worker message error');
     }
-    call(fn, ...args) {
+    call(fn, ...args) { return this.callWith(fn, args, null); }
+    callWith(fn, args, onProgress) {
       if (this.broken) return Promise.reject(new Error(this.broken));
       return new Promise((resolve, reject) => {
         const id = ++this.seq;
-        this.pending.set(id, { resolve, reject });
-        this.w.postMessage({ id, fn, args });
+        this.pending.set(id, { resolve, reject, onProgress });
+        this.w.postMessage({ id, fn, args, progress: !!onProgress });
       });
     }
+    terminate() {
+      this.broken = 'cancelled';
+      this.w.terminate();
+      for (const p of this.pending.values()) p.reject(new Error('cancelled'));
+      this.pending.clear();
+    }
+  }
+
+  // The search's own worker, kept between searches and replaced after a cancel. Returns
+  // {promise, cancel}; the promise rejects with "cancelled" after cancel(). Without workers the
+  // search runs on the main thread (no progress, no cancel).
+  let searcher = null;
+  function search(scenarioJson, optionsJson, onProgress) {
+    if (!searcher || searcher.broken) {
+      const made = makeWorker();
+      searcher = made ? new WorkerEngine(made.w, made.mode) : null;
+    }
+    const eng = searcher;
+    if (!eng) {
+      const promise = mainEngine().then((m) => m.call('search', scenarioJson, optionsJson));
+      return { promise, cancel() {} };
+    }
+    const promise = eng.callWith('searchProgress', [scenarioJson, optionsJson], onProgress || (() => {}));
+    return { promise, cancel() { if (searcher === eng) searcher = null; eng.terminate(); } };
   }
 
   function loadScript(src) {
@@ -120,5 +150,5 @@
     };
   }
 
-  SLO.engine = { create, BOOT };
+  SLO.engine = { create, search, BOOT };
 })(window.SLO = window.SLO || {});

@@ -1,4 +1,8 @@
-// Share links: "#s=<format>.<payload>&lang=zh&view=embed".
+// Share links: "#s=<format>.<payload>&lang=zh&view=embed&find=<search>".
+//   find (optional, the configuration search's settings; the page opens its search and runs it):
+//     "<mode>.<n>.<flags>": mode frontier (n = GPU budget, 0 = the scenario's cluster) or fewest
+//     (n = largest cluster in nodes, 0 = automatic); flags from "cdmk": colocated, disaggregated,
+//     MTP, FP8 KV. Example: "frontier.32.cdmk".
 //   format 1: payload = base64url(deflate-raw(UTF-8 JSON of the minimal scenario)), no padding
 //   format 0: payload = base64url(UTF-8 JSON)
 // Decoding is bounded (fragment length, decompressed size) and never evaluates anything: the result
@@ -131,12 +135,31 @@
     return { doc, format };
   }
 
-  function buildFragment(encoded, lang, view) {
+  function buildFragment(encoded, lang, view, find) {
     let f = '#s=' + encoded;
     if (lang) f += '&lang=' + lang;
     if (view === 'embed') f += '&view=embed';
+    if (find && view !== 'embed') f += '&find=' + encodeFind(find);
     return f;
   }
 
-  SLO.link = { encodeScenario, decodeScenario, parseFragment, buildFragment, LinkError, MAX_FRAGMENT, MAX_JSON, CURRENT_FORMAT, b64urlEncode, b64urlDecode };
+  const FIND_FLAGS = [['c', 'colocated'], ['d', 'disaggregated'], ['m', 'mtp'], ['k', 'kv_fp8']];
+  const FIND_MAX = { frontier: 4096, fewest: 64 };
+
+  function encodeFind(o) {
+    const n = o.mode === 'fewest' ? o.max_nodes : o.gpus;
+    return o.mode + '.' + (Number.isInteger(n) ? n : 0) + '.' + FIND_FLAGS.filter(([, k]) => o[k]).map(([c]) => c).join('');
+  }
+
+  // The search settings of a "find" parameter. Throws LinkError('link_err_find').
+  function decodeFind(s) {
+    const m = /^(frontier|fewest)\.(\d{1,4})\.([cdmk]{0,4})$/.exec(String(s));
+    const n = m ? Number(m[2]) : -1;
+    if (!m || n > FIND_MAX[m[1]] || !/[cd]/.test(m[3]) || new Set(m[3]).size !== m[3].length) throw new LinkError('link_err_find', { v: String(s).slice(0, 40) });
+    const o = { mode: m[1], gpus: m[1] === 'frontier' ? n : 0, max_nodes: m[1] === 'fewest' ? n : 0 };
+    for (const [c, k] of FIND_FLAGS) o[k] = m[3].includes(c);
+    return o;
+  }
+
+  SLO.link = { encodeScenario, decodeScenario, parseFragment, buildFragment, encodeFind, decodeFind, LinkError, MAX_FRAGMENT, MAX_JSON, CURRENT_FORMAT, b64urlEncode, b64urlDecode };
 })(window.SLO = window.SLO || {});

@@ -1,6 +1,7 @@
 // The core's string-in, string-out API shared by the CLI and the wasm bindings. Every function
 // catches every exception and returns {"ok": false, "errors": [...]} instead: nothing escapes.
 #pragma once
+#include <functional>
 #include <string>
 
 namespace slo::api {
@@ -17,8 +18,11 @@ std::string version();
 // Configuration search. options: {"mode": "frontier"|"fewest", "gpus", "max_nodes", "colocated",
 // "disaggregated", "mtp", "kv_fp8", "top", "lang"} -> {"ok", "errors", "gpus", "frontier": [point],
 // "top": [point], "evaluated", "considered", "pruned"}; a point: tokens/s per GPU and per user,
-// sessions, TTFT P50/P90 (ms), the targets it meets, and the scenario document that applies it.
+// sessions, TTFT P50/P90 (ms), the targets it meets, a label, and the scenario document that applies
+// it; "current": the scenario's own configuration as a point ("feasible": false when it serves none).
 std::string search(const std::string& scenario_json, const std::string& options_json);
+// The same with progress in [0, 1]; returning false cancels ("cancelled": true, partial result).
+std::string search(const std::string& scenario_json, const std::string& options_json, const std::function<bool(double)>& progress);
 // Launch commands for the scenario's deployment. options: {"engine": "sglang"|"vllm"|"trtllm"}
 // -> {"ok", "errors", "engine", "commands": [{"role", "replicas", "nodes", "command", "yaml"}], "cannot": [...]}
 std::string launch(const std::string& scenario_json, const std::string& options_json);

@@ -9,6 +9,8 @@
 
 namespace slo {
 
+struct Scenario;
+
 enum class Lang { En, Zh };
 const char* lang_code(Lang l);
 // Picks the label in the report's language.
@@ -135,6 +137,10 @@ struct Report {
 
   Section& add_section(std::string id, std::string title);
 };
+
+// One line naming a configuration: its pools, MTP drafts, KV precision, prefill chunk and decode
+// batch cap ("prefill pool 8 GPU: TP8 x DP1 : decode pool 24 GPU = ... · MTP 1 · KV fp8 · ...").
+std::string configuration_label(const Scenario& s, Lang lang);
 
 nlohmann::json to_json(const Report& r);
 nlohmann::json to_json(const Value& v);

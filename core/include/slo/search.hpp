@@ -99,6 +99,11 @@ struct SearchResult {
 using SearchProgress = std::function<bool(double)>;
 SearchResult search_configurations(const Scenario& s, const SearchOptions& o, const SearchProgress& progress = {});
 
+// The scenario's own configuration as a point of the same space (the page marks it on the frontier
+// chart): evaluated as the search evaluates its candidates, TTFT included; gpus = 0 when it does not
+// fit in memory or serves no load.
+SearchPoint scenario_point(const Scenario& s, double time_scale);
+
 // The instance layouts the search tries for a pool of `gpus` GPUs.
 std::vector<PoolConfig> pool_shapes(const ModelArch& m, int gpus, int gpus_per_node);
 
