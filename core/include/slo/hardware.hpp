@@ -1,6 +1,7 @@
 // GPU presets (spec sheet + one set of efficiency factors per GPU, fitted on published
 // measurements) and a custom GPU.
 #pragma once
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -47,7 +48,13 @@ struct Gpu {
   int nvlink_domain = 8;      // GPUs that share one NVLink domain (a "node")
   int sms = 132;              // streaming multiprocessors
   Efficiency eff;
-  std::vector<std::string> calibrated_on;  // benchmark point ids the factors were fitted on
+  // Benchmark point ids the factors were fitted on: shared, not copied (a Scenario holds its Gpu by
+  // value and the search copies Scenarios; Hopper's list has ~280 ids).
+  std::shared_ptr<const std::vector<std::string>> fitted_on;
+  const std::vector<std::string>& calibrated_on() const {
+    static const std::vector<std::string> none;
+    return fitted_on ? *fitted_on : none;
+  }
   std::string calibration_note;
   std::string spec_note;
 
