@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Prints the page's bundle size (every file the page loads, raw and gzip) and the time from
-// navigation to a rendered report in headless Chromium, for the served page and the single file.
+// navigation to a rendered report in headless Chromium, for the served page and the single file,
+// and the default configuration search's wall time in the page (its Worker, click to result).
 //   node tests/browser/measure.mjs [--runs N]
 import fs from 'node:fs';
 import path from 'node:path';
@@ -67,6 +68,20 @@ try {
   const fmt = (a, k) => median(a.map((x) => x[k])).toFixed(0) + ' ms';
   console.log('Navigation to rendered report, median of ' + runs + ' (127.0.0.1, no cache): ' + fmt(served, 'report') + ' (DOMContentLoaded ' + fmt(served, 'dcl') + ')');
   console.log('Navigation to rendered report, median of ' + runs + ' (single file, file://): ' + fmt(file, 'report'));
+  const searches = [];
+  for (let i = 0; i < runs; i++) {
+    const page = await b.context.newPage();
+    await page.goto(srv.url + '#lang=en', { waitUntil: 'load' });
+    await H.waitReady(page);
+    await page.click('#tab-search');
+    const ms = await page.evaluate(() => new Promise((res) => {
+      document.addEventListener('slo:searched', (e) => res(e.detail.ms), { once: true });
+      document.getElementById('search-run').click();
+    }));
+    searches.push(ms);
+    await page.close();
+  }
+  console.log('Default configuration search in the page (click to result, its Worker): median ' + median(searches).toFixed(0) + ' ms of ' + runs);
   console.log('One evaluation (evaluate() of the core, in the page): median ' + median(evals).toFixed(1) + ' ms, max ' + Math.max(...evals).toFixed(1) + ' ms over ' + evals.length);
 } finally {
   await b.close();
