@@ -144,7 +144,7 @@ Report corrected_report(const Analysis& a, Lang lang) {
   add_method(r, c);
   attach_bands(r, a.bands);
   add_load_section(r, a.ev, a.bands);
-  r.appendices.push_back(seed_report(a.input, lang));
+  add_seed_appendix(r, c);
   return r;
 }
 

@@ -160,9 +160,11 @@ json to_json(const Value& v) {
 }
 
 static json verdict_json(const Verdict& v) {
-  return json{{"id", v.id},         {"label", v.label},          {"status", status_code(v.status)},
-              {"value", to_json(v.value)}, {"target", to_json(v.target)}, {"margin", to_json(v.margin)},
-              {"detail", v.detail}};
+  json j{{"id", v.id},         {"label", v.label},          {"status", status_code(v.status)},
+         {"value", to_json(v.value)}, {"target", to_json(v.target)}, {"margin", to_json(v.margin)},
+         {"detail", v.detail}};
+  if (v.claimed) j["claimed"] = status_code(*v.claimed);
+  return j;
 }
 
 static json chart_json(const Chart& c) {
@@ -222,6 +224,8 @@ json to_json(const Report& r) {
   j["method"] = r.method;
   j["lang"] = lang_code(r.lang);
   j["title"] = r.title;
+  if (r.comparison) j["comparison"] = true;
+  if (!r.notice.empty()) j["notice"] = r.notice;
   json verdicts = json::array();
   for (const auto& v : r.verdicts) verdicts.push_back(verdict_json(v));
   j["verdicts"] = verdicts;
@@ -252,8 +256,18 @@ static const char* status_icon(Status s) {
   return "";
 }
 
+// A comparison's verdict column says what that method claims, in words and without the pass/fail
+// icons of a verdict (issue 12, defect 5: two contradictory verdict tables in one export).
+static std::string status_text(const Verdict& v, Lang lang) {
+  if (v.claimed)
+    return *v.claimed == Status::Pass   ? L(lang, "claims pass", "声称通过")
+           : *v.claimed == Status::Fail ? L(lang, "claims fail", "声称未通过")
+                                        : status_code(*v.claimed);
+  return std::string(status_icon(v.status)) + " " + status_code(v.status);
+}
+
 static std::string verdict_line(const Verdict& v, Lang lang) {
-  std::string s = v.label + ": " + status_icon(v.status) + " " + v.value.shown();
+  std::string s = v.label + ": " + (v.claimed ? status_text(v, lang) + " · " : std::string(status_icon(v.status)) + " ") + v.value.shown();
   if (!v.target.text.empty()) s += std::string(L(lang, " (target ", " (目标 ")) + v.target.text;
   if (!v.margin.text.empty()) s += std::string(L(lang, ", margin ", "，余量 ")) + v.margin.text;
   if (!v.target.text.empty()) s += ")";
@@ -304,6 +318,7 @@ std::string render_text(const Report& r) {
   } else {
     o << std::string(80, '=') << "\n" << r.title << "\n" << std::string(80, '=') << "\n";
   }
+  if (!r.notice.empty()) o << r.notice << "\n";
   // A report with its own banner (the seed method's) reproduces a fixed text layout and prints its
   // verdicts in its own section; its report.verdicts are for the JSON (badges), not repeated here.
   if (!r.verdicts.empty() && r.banner_top.empty()) {
@@ -369,15 +384,18 @@ static std::string md_escape_line(const std::string& s) {
   return out;
 }
 
-std::string render_markdown(const Report& r) {
+static std::string render_markdown(const Report& r, int level) {
   std::ostringstream o;
-  o << "# " << md_escape_line(r.title) << "\n\n";
+  const std::string h1(level, '#'), h2(level + 1, '#');
+  o << h1 << " " << md_escape_line(r.title) << "\n\n";
+  if (!r.notice.empty()) o << "> " << md_escape_line(r.notice) << "\n\n";
   if (!r.verdicts.empty()) {
-    o << "| " << L(r.lang, "Check", "检查项") << " | " << L(r.lang, "Status", "状态") << " | "
+    o << "| " << L(r.lang, "Check", "检查项") << " | "
+      << (r.comparison ? L(r.lang, "What the method claims", "该方法的结论") : L(r.lang, "Status", "状态")) << " | "
       << L(r.lang, "Value", "数值") << " | " << L(r.lang, "Target", "目标") << " | "
       << L(r.lang, "Margin", "余量") << " |\n|---|---|---|---|---|\n";
     for (const auto& v : r.verdicts)
-      o << "| " << md_cell(v.label) << " | " << status_icon(v.status) << " " << status_code(v.status) << " | "
+      o << "| " << md_cell(v.label) << " | " << status_text(v, r.lang) << " | "
         << md_cell(v.value.shown()) << " | " << md_cell(v.target.text) << " | " << md_cell(v.margin.text) << " |\n";
     o << "\n";
   }
@@ -387,7 +405,7 @@ std::string render_markdown(const Report& r) {
     o << "\n";
   }
   for (const auto& s : r.sections) {
-    o << "## " << md_escape_line(s.title) << "\n\n";
+    o << h2 << " " << md_escape_line(s.title) << "\n\n";
     bool in_rows = false;
     auto close_rows = [&] {
       if (in_rows) o << "\n";
@@ -437,13 +455,16 @@ std::string render_markdown(const Report& r) {
     o << "\n";
   }
   if (!r.warnings.empty()) {
-    o << "## " << L(r.lang, "Warnings", "警告") << "\n\n";
+    o << h2 << " " << L(r.lang, "Warnings", "警告") << "\n\n";
     for (const auto& w : r.warnings) o << "- " << md_escape_line(w) << "\n";
     o << "\n";
   }
   std::string out = o.str();
-  for (const auto& a : r.appendices) out += "\n---\n\n" + render_markdown(a);
+  // Appendices sit under the report (one heading level down), never as a second top-level report.
+  for (const auto& a : r.appendices) out += "\n---\n\n" + render_markdown(a, level + 1);
   return out;
 }
+
+std::string render_markdown(const Report& r) { return render_markdown(r, 1); }
 
 }  // namespace slo

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "report_common.hpp"
+#include "slo/seed_method.hpp"
 
 namespace slo::rpt {
 
@@ -93,6 +94,35 @@ void add_seed_vs_corrected(Report& r, const Ctx& c) {
                       Value::str(b.t("212 QPM x (3,584 + 1,228) / 60 = 17.0k: the 15,800 tokens/s counts input and output", "212 QPM x (3,584 + 1,228) / 60 = 17.0k：15,800 tokens/s 包含输入与输出"))});
     sec.table(t);
   }
+}
+
+// The seed method's own report as a labelled comparison under the corrected one, never a second
+// verdict (issue 12, defect 5): its verdicts become what the script claims (status Info), its rows
+// marked with pass/fail icons say whose claim they are, its closing banners go, and a notice says what it is.
+void add_seed_appendix(Report& r, const Ctx& c) {
+  const B& b = c.b;
+  Report seed = seed_report(c.a.input, b.lang);
+  seed.comparison = true;
+  seed.title = b.t("For comparison: what the original script (seed method) says for this scenario", "对比：原始脚本（种子方法）对本场景的结论");
+  const char* unit = b.lang == Lang::En ? "sessions" : "";
+  seed.notice = std::string(b.t("Not a verdict. This reproduces the original script's figures for comparison; its physics is wrong in the ways "
+                                "the \"Seed method vs corrected\" table lists (it counts ",
+                                "这不是判定。此处复现原始脚本的数值以供对比；其物理模型的错误见“种子方法 vs 修正方法”表（它算出 ")) +
+                b.count(c.a.seed.max_concurrent_32k, unit).text + b.t(" at 32K where the estimate finds ", " 个 32K 会话，而估算结果为 ") +
+                b.count(c.ev.sessions_32k, unit).text + b.t("). The verdicts are the corrected estimate's.", " 个）。判定以修正后的估算为准。");
+  for (Verdict& v : seed.verdicts) {
+    v.claimed = v.status;
+    v.status = Status::Info;
+  }
+  // The script's own pass/fail marks in its rows ("✅ met", "❌ infeasible") become its claims.
+  for (Section& sec : seed.sections)
+    for (Item& it : sec.items)
+      for (const char* mark : {"\u2705 ", "\u274C "})
+        if (it.kind == Item::Kind::Row && it.row.value.text.rfind(mark, 0) == 0)
+          it.row.value = Value::str(b.t("the script claims: ", "脚本声称：") + it.row.value.text.substr(std::string(mark).size()));
+  seed.banner_top.clear();
+  seed.banner_bottom.clear();
+  r.appendices.push_back(std::move(seed));
 }
 
 void add_method(Report& r, const Ctx& c) {

@@ -81,6 +81,8 @@ void add_ttft(Report& r, const Ctx& c);
 void add_calibration(Report& r, const Ctx& c);
 void add_recommendations(Report& r, const Ctx& c);
 void add_seed_vs_corrected(Report& r, const Ctx& c);
+// The seed method's report as a labelled comparison (an appendix), never a second verdict.
+void add_seed_appendix(Report& r, const Ctx& c);
 void add_method(Report& r, const Ctx& c);
 
 }  // namespace slo::rpt

@@ -311,6 +311,10 @@ run('keyboard: tabs switch with the arrow keys and the seed report is one click 
   assert.equal(await page.evaluate(() => document.activeElement.id), 'tab-seed');
   const method = await page.getAttribute('#report-panel .report', 'data-method');
   assert.equal(method, 'seed');
+  // The seed tab is a labelled comparison (issue 12, defect 5): a notice, claims instead of verdicts.
+  assert.match(await page.textContent('#report-panel .report-notice'), /Not a verdict/);
+  assert.equal(await page.locator('#report-panel .verdict.st-fail, #report-panel .verdict.st-pass').count(), 0);
+  assert.deepEqual(await page.locator('#report-panel .verdict .badge').allTextContents(), ['CLAIMS PASS', 'CLAIMS FAIL', 'CLAIMS FAIL', 'CLAIMS PASS']);
   await page.keyboard.press('ArrowLeft');
   assert.equal(await page.getAttribute('#report-panel .report', 'data-method'), 'corrected');
   await H.assertClean(page, assert);

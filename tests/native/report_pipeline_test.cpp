@@ -4,6 +4,7 @@
 
 #include "slo/analysis.hpp"
 #include "slo/corrected_report.hpp"
+#include "slo/seed_method.hpp"
 #include "test_scenario.hpp"
 
 namespace slo {
@@ -148,6 +149,51 @@ TEST(ReportPipeline, TtftChartUsesRequestsPerMinuteAndKeepsItsScale) {
     if (m.axis == "x") EXPECT_LE(m.value, 1.25 * last) << m.label;
   EXPECT_NE(chart->title.find("1,752 requests/min is beyond this range"), std::string::npos) << chart->title;
   EXPECT_EQ(render_text(r).find("requests/s"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace slo
+
+namespace slo {
+namespace {
+
+// Issue 12, defect 5: the seed method is a labelled comparison under the corrected report, never a
+// second verdict: one top-level heading in the Markdown, the appendix one level down with a notice,
+// its verdicts carrying what the script claims (status Info, no pass/fail icon), its "met" rows
+// saying whose claim they are; the seed method on its own (--method seed) is unchanged.
+TEST(ReportPipeline, SeedAppendixIsAComparisonNotASecondVerdict) {
+  const Scenario s = test::scenario(json::object());
+  for (Lang lang : {Lang::En, Lang::Zh}) {
+    const Report r = corrected_report(s, lang);
+    ASSERT_EQ(r.appendices.size(), 1u);
+    const Report& seed = r.appendices[0];
+    EXPECT_TRUE(seed.comparison);
+    EXPECT_NE(seed.notice.find(lang == Lang::En ? "Not a verdict" : "这不是判定"), std::string::npos) << seed.notice;
+    ASSERT_EQ(seed.verdicts.size(), 4u);
+    for (const auto& v : seed.verdicts) {
+      EXPECT_EQ(v.status, Status::Info) << v.id;
+      ASSERT_TRUE(v.claimed.has_value()) << v.id;
+    }
+    EXPECT_EQ(*seed.verdicts[1].claimed, Status::Fail);  // the script's 1 session against 200
+    const std::string md = render_markdown(r);
+    int top = 0;
+    for (std::size_t i = 0; (i = md.find("\n# ", i)) != std::string::npos; ++i) ++top;
+    EXPECT_EQ(top, 0) << "one top-level heading (the first line)";
+    EXPECT_EQ(md.rfind("# ", 0), 0u);
+    const std::string appendix = md.substr(md.find("\n---\n"));
+    EXPECT_EQ(appendix.find("✅"), std::string::npos) << appendix;
+    EXPECT_EQ(appendix.find("❌"), std::string::npos) << appendix;
+    EXPECT_NE(appendix.find(lang == Lang::En ? "| claims fail |" : "| 声称未通过 |"), std::string::npos);
+    EXPECT_NE(appendix.find("\n> "), std::string::npos) << "the notice as a quote";
+    const json j = to_json(r).at("appendices").at(0);
+    EXPECT_TRUE(j.at("comparison").get<bool>());
+    EXPECT_EQ(j.at("verdicts").at(1).at("claimed"), "fail");
+    EXPECT_EQ(j.at("verdicts").at(1).at("status"), "info");
+  }
+  // The seed method on its own keeps the script's verdicts (it reproduces the script's output).
+  const Report alone = seed_report(s, Lang::En);
+  EXPECT_FALSE(alone.comparison);
+  EXPECT_EQ(alone.verdicts.at(1).status, Status::Fail);
 }
 
 }  // namespace

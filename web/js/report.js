@@ -20,11 +20,14 @@
   function verdictCard(v, lang) {
     const t = (k) => SLO.i18n.t(lang, k);
     const st = status(v.status);
+    // A comparison's verdict (the seed appendix) is what that method claims, styled as information.
+    const claimed = v.claimed === 'pass' || v.claimed === 'fail' ? v.claimed : null;
+    const badge = claimed ? t('claims_' + claimed) : t('status_' + st);
     const value = valueText(v.value), target = valueText(v.target), margin = valueText(v.margin);
     const marginNum = v.margin && typeof v.margin.number === 'number' ? v.margin.number : null;
-    return h('div', { class: 'verdict st-' + st, role: 'group', 'aria-label': str(v.label) + ': ' + t('status_' + st), 'data-verdict-id': str(v.id) },
+    return h('div', { class: 'verdict st-' + st, role: 'group', 'aria-label': str(v.label) + ': ' + badge, 'data-verdict-id': str(v.id) },
       h('div', { class: 'v-head' },
-        h('span', { class: 'badge st-' + st, text: t('status_' + st) }),
+        h('span', { class: 'badge st-' + st, text: badge }),
         h('span', { class: 'v-label', text: str(v.label) })),
       value ? h('div', { class: 'v-value', text: value }) : null,
       bandEl(v.value) ? h('div', { class: 'v-band' }, bandEl(v.value)) : null,
@@ -93,6 +96,7 @@
     const bn = (Array.isArray(r.bottlenecks) ? r.bottlenecks : []).map(str).filter(Boolean);
     return [
       str(r.title) ? h('h2', { class: 'report-title', text: str(r.title) }) : null,
+      str(r.notice) ? h('p', { class: 'notice warn report-notice', role: 'note', text: str(r.notice) }) : null,
       verdicts.length ? h('section', { class: 'verdicts-block', 'aria-label': t('verdicts') },
         h('div', { class: 'verdicts' }, verdicts.map((v) => verdictCard(v, lang)))) : null,
       bn.length ? h('section', { class: 'bottlenecks', 'aria-label': t('bottlenecks') },

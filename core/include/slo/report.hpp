@@ -76,6 +76,9 @@ struct Verdict {
   Value target;  // what the SLO asks
   Value margin;  // signed headroom, e.g. "+12.5 %" or "-180 sessions"
   std::string detail;
+  // A comparison report's verdict (the seed method beside the corrected one): what that method
+  // claims; status is then Info, so that no front end styles it as this report's pass or fail.
+  std::optional<Status> claimed;
 };
 
 struct Series {
@@ -127,6 +130,8 @@ struct Report {
   std::string method;  // "corrected" | "seed"
   Lang lang = Lang::En;
   std::string title;
+  bool comparison = false;                 // a labelled comparison, not a verdict (the seed appendix)
+  std::string notice;                      // shown right after the title (what the report is, and is not)
   std::vector<std::string> banner_top;     // text renderer only (the seed's ==== banner)
   std::vector<std::string> banner_bottom;  // text renderer only
   std::vector<Verdict> verdicts;           // headline verdicts, margins first
