@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <exception>
 
+#include "api_internal.hpp"
+#include "slo/analysis.hpp"
 #include "slo/corrected_report.hpp"
 #include "slo/scenario.hpp"
 #include "slo/seed_method.hpp"
@@ -51,8 +53,21 @@ std::string evaluate(const std::string& scenario_json, const std::string& option
     json formats = opts.value("formats", json::array({"json"}));
     ParseResult p = parse_scenario_text(scenario_json, lang);
     if (!p.ok) return json{{"ok", false}, {"errors", errors_json(p.errors)}};
-    Report r = method == "seed" ? seed_report(p.scenario, lang) : corrected_report(p.scenario, lang);
     json out{{"ok", true}, {"errors", json::array()}, {"scenario", p.normalized}, {"minimal", minimal_scenario(p.normalized, p.source)}};
+    Report r;
+    if (method == "seed") {
+      r = seed_report(p.scenario, lang);
+    } else {
+      const Analysis a = analyse(p.scenario);
+      r = corrected_report(a, lang);
+      // The smallest cluster meeting every target, as the document that applies it (the headline's fix).
+      if (!a.targets.all() && a.smallest.found) {
+        Scenario rec = p.scenario;
+        rec.deployment = a.smallest.deployment;
+        rec.nodes = a.smallest.nodes;
+        out["recommended"] = json{{"label", configuration_label(rec, lang)}, {"gpus", rec.cluster_gpus()}, {"scenario", applied_document(p.normalized, rec)}};
+      }
+    }
     auto want = [&](const char* f) {
       return formats.is_array() && std::find(formats.begin(), formats.end(), json(f)) != formats.end();
     };

@@ -2,6 +2,7 @@
 // each configuration as the scenario document that applies it.
 #include <algorithm>
 
+#include "api_internal.hpp"
 #include "slo/analysis.hpp"
 #include "slo/api.hpp"
 #include "slo/launch.hpp"
@@ -21,29 +22,6 @@ json error_doc(const std::string& path, const std::string& message) {
   return json{{"ok", false}, {"errors", json::array({json{{"path", path}, {"value", ""}, {"expected", ""}, {"message", message}}})}};
 }
 
-json pool_json(const PoolConfig& p) {
-  return json{{"gpus", p.gpus}, {"attention_tp", p.attention_tp}, {"ep", p.ep}, {"pp", p.pp}, {"redundant_experts", p.redundant_experts}, {"replicas", p.replicas}};
-}
-
-// The normalized document with the configuration's fields: what "apply" puts in the editor.
-json applied(const json& normalized, const SearchPoint& p) {
-  json doc = normalized;
-  const Deployment& d = p.scenario.deployment;
-  json& dep = doc["deployment"];
-  dep["mode"] = d.disaggregated ? "disaggregated" : "colocated";
-  if (d.disaggregated) {
-    dep["prefill"] = pool_json(d.prefill);
-    dep["decode"] = pool_json(d.decode);
-  } else {
-    dep["colocated"] = pool_json(d.colocated);
-  }
-  dep["mtp"]["draft_tokens"] = d.mtp.draft_tokens;
-  dep["chunked_prefill_tokens"] = d.chunked_prefill_tokens;
-  dep["max_decode_batch_per_gpu"] = d.max_decode_batch_per_gpu > 0 ? json(d.max_decode_batch_per_gpu) : json(nullptr);
-  doc["precision"]["kv_cache"] = dtype_name(p.scenario.precision.kv_cache);
-  doc["hardware"]["nodes"] = p.scenario.nodes;
-  return doc;
-}
 
 json point_json(const json& normalized, const SearchPoint& p, Lang lang) {
   const TargetCheck& m = p.met;
@@ -56,7 +34,7 @@ json point_json(const json& normalized, const SearchPoint& p, Lang lang) {
          {"ttft_known", p.ttft_known},
          {"meets", {{"memory", m.memory}, {"concurrency", m.concurrency}, {"throughput", m.throughput}, {"tpot", m.tpot},
                     {"ttft_p50", m.ttft_p50}, {"ttft_p99", m.ttft_p99}, {"all", m.all()}}},
-         {"scenario", applied(normalized, p)}};
+         {"scenario", applied_document(normalized, p.scenario)}};
   if (p.ttft_known) {
     j["ttft_p50_ms"] = p.ttft_p50 * 1e3;
     j["ttft_p90_ms"] = p.ttft_p90 * 1e3;

@@ -88,6 +88,48 @@ void add_verdicts(Report& r, const Ctx& c) {
                                  ev.ttft.stable ? margin(ev.ttft.p99 * 1e3, s.slo.ttft_p99_ms, 0, "ms", false) : Value::str(""), why("")));
 }
 
+// One line above the verdicts (issue 12): how many targets are met, the largest miss relative to its
+// target, and the smallest cluster meeting every target (the page offers to apply it).
+void add_headline(Report& r, const Ctx& c) {
+  const B& b = c.b;
+  const TargetCheck& tc = c.tc;
+  std::string h = tc.all() ? std::string(b.t("Meets every target (", "满足全部目标（")) + std::to_string(tc.set()) + b.t(").", " 项）。")
+                           : std::string(b.t("Meets ", "达成 ")) + std::to_string(tc.met()) + b.t(" of ", " / ") + std::to_string(tc.set()) +
+                                 b.t(" targets.", " 项目标。");
+  const Verdict* worst = nullptr;
+  double worst_pct = 0;
+  int failing = 0;
+  for (const Verdict& v : r.verdicts) {
+    if (v.status != Status::Fail) continue;
+    ++failing;
+    if (!worst) worst = &v;
+    if (v.margin.number && v.target.number && *v.target.number > 0) {
+      const double pct = -*v.margin.number / *v.target.number * 100;
+      if (pct > worst_pct) worst = &v, worst_pct = pct;
+    }
+  }
+  const std::string sp = b.t(" ", "");  // sentences join with a space in English, none in Chinese
+  if (worst) {
+    const bool upper = worst->id == "tpot" || worst->id.rfind("ttft", 0) == 0;  // a limit, not a floor
+    h += sp + worst->label +
+         (worst_pct > 0 ? (upper ? b.t(": over its limit by ", "：超出上限 ") : b.t(": short by ", "：差 ")) + b.num(worst_pct, 0) + "%" + b.t(" (", "（") +
+                              worst->value.text + b.t(" against ", "，目标 ") + worst->target.text + b.t(").", "）。")
+                        : b.t(": ", "：") + worst->value.text + b.t(".", "。"));
+    if (failing > 1) h += sp + std::to_string(failing - 1) + b.t(failing == 2 ? " more target missed." : " more targets missed.", " 项其他目标未达成。");
+  }
+  const Candidate& best = c.a.smallest;
+  if (!tc.all() && best.found) {
+    const Deployment& d = best.deployment;
+    h += sp + b.t("Smallest cluster meeting every target: ", "满足全部目标的最小集群：") + std::to_string(best.nodes) + " x " +
+         std::to_string(c.s.gpus_per_node) + " " + c.s.gpu.name +
+         (d.disaggregated ? b.t(", ", "，") + std::to_string(d.prefill.gpus) + "P:" + std::to_string(d.decode.gpus) + "D" : std::string(b.t(", colocated", "，混合部署"))) +
+         b.t(".", "。");
+  } else if (!tc.all()) {
+    h += sp + b.t("No cluster in the range searched meets every target.", "搜索范围内没有集群能满足全部目标。");
+  }
+  r.headline = h;
+}
+
 void add_bottlenecks(Report& r, const Ctx& c) {
   const B& b = c.b;
   const Analysis& a = c.a;
@@ -129,6 +171,7 @@ Report corrected_report(const Analysis& a, Lang lang) {
   r.lang = lang;
   r.title = display_name(a.input, lang) + c.b.t(" — SLO report (corrected method)", " — SLO 评估报告（修正方法）");
   add_verdicts(r, c);
+  add_headline(r, c);
   add_bottlenecks(r, c);
   add_scenario(r, c);
   add_parameters(r, c);

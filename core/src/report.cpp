@@ -224,6 +224,7 @@ json to_json(const Report& r) {
   j["method"] = r.method;
   j["lang"] = lang_code(r.lang);
   j["title"] = r.title;
+  if (!r.headline.empty()) j["headline"] = r.headline;
   if (r.comparison) j["comparison"] = true;
   if (!r.notice.empty()) j["notice"] = r.notice;
   json verdicts = json::array();
@@ -318,6 +319,7 @@ std::string render_text(const Report& r) {
   } else {
     o << std::string(80, '=') << "\n" << r.title << "\n" << std::string(80, '=') << "\n";
   }
+  if (!r.headline.empty()) o << r.headline << "\n";
   if (!r.notice.empty()) o << r.notice << "\n";
   // A report with its own banner (the seed method's) reproduces a fixed text layout and prints its
   // verdicts in its own section; its report.verdicts are for the JSON (badges), not repeated here.
@@ -388,6 +390,7 @@ static std::string render_markdown(const Report& r, int level) {
   std::ostringstream o;
   const std::string h1(level, '#'), h2(level + 1, '#');
   o << h1 << " " << md_escape_line(r.title) << "\n\n";
+  if (!r.headline.empty()) o << "**" << md_escape_line(r.headline) << "**\n\n";
   if (!r.notice.empty()) o << "> " << md_escape_line(r.notice) << "\n\n";
   if (!r.verdicts.empty()) {
     o << "| " << L(r.lang, "Check", "检查项") << " | "

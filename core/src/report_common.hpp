@@ -69,6 +69,7 @@ struct Ctx {
 
 // One builder per section, in the report's order.
 void add_verdicts(Report& r, const Ctx& c);
+void add_headline(Report& r, const Ctx& c);
 void add_bottlenecks(Report& r, const Ctx& c);
 void add_scenario(Report& r, const Ctx& c);
 void add_parameters(Report& r, const Ctx& c);

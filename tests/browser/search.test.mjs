@@ -115,3 +115,20 @@ run('search: a bad find parameter is named in the link notice; the scenario stil
   await H.assertClean(page, assert);
   await page.close();
 });
+
+run('headline: targets met, the largest miss, and one click applies the smallest cluster meeting every target', async () => {
+  const page = await H.openPage(env.browser.context, env.srv.url + '#s=1.q1YqSy0qzszPU7IyrAUA&lang=en');
+  const text = await page.textContent('#headline');
+  assert.match(text, /^Meets 2 of 5 targets\. Throughput \(input \+ output tokens\/s\): short by \d+%/);
+  const rec = await page.evaluate(() => window.SloEstimator.recommended());
+  assert.ok(rec && rec.gpus > 32, 'a larger cluster is recommended');
+  await H.screenshot(page, 'headline-1440-en.png', { fullPage: false });
+  await H.nextEval(page, () => page.click('#btn-apply-recommended'));
+  const s = await page.evaluate(() => window.SloEstimator.scenario());
+  assert.equal(s.hardware.nodes * s.hardware.gpus_per_node, rec.gpus);
+  assert.deepEqual(await page.evaluate(() => window.SloEstimator.errors()), []);
+  assert.match(await page.textContent('#headline'), /^Meets every target/);
+  assert.equal(await page.locator('#btn-apply-recommended').count(), 0, 'nothing left to apply');
+  await H.assertClean(page, assert);
+  await page.close();
+});

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "slo/analysis.hpp"
+#include "slo/api.hpp"
 #include "slo/corrected_report.hpp"
 #include "slo/seed_method.hpp"
 #include "test_scenario.hpp"
@@ -194,6 +195,29 @@ TEST(ReportPipeline, SeedAppendixIsAComparisonNotASecondVerdict) {
   const Report alone = seed_report(s, Lang::En);
   EXPECT_FALSE(alone.comparison);
   EXPECT_EQ(alone.verdicts.at(1).status, Status::Fail);
+}
+
+}  // namespace
+}  // namespace slo
+
+namespace slo {
+namespace {
+
+// Issue 12: the headline above the verdicts (targets met, the largest miss relative to its target,
+// the smallest cluster meeting every target), and the document that applies that cluster, which
+// then meets every target.
+TEST(ReportPipeline, HeadlineNamesTheWorstMissAndItsFixApplies) {
+  const Report r = corrected_report(test::scenario(json::object()), Lang::En);
+  EXPECT_EQ(r.headline.rfind("Meets 2 of 5 targets. Throughput (input + output tokens/s): short by 90% (5,057 tokens/s against 50,000 tokens/s).", 0), 0u)
+      << r.headline;
+  EXPECT_NE(r.headline.find("Smallest cluster meeting every target: 10 x 8 NVIDIA H20 96GB, 24P:56D."), std::string::npos) << r.headline;
+  const json out = json::parse(api::evaluate(api::default_scenario(), "{}"));
+  ASSERT_TRUE(out.contains("recommended"));
+  EXPECT_EQ(out["recommended"]["gpus"], 80);
+  const json applied = json::parse(api::evaluate(out["recommended"]["scenario"].dump(), "{}"));
+  ASSERT_TRUE(applied["ok"].get<bool>()) << applied["errors"].dump();
+  EXPECT_EQ(applied["report"]["headline"].get<std::string>().rfind("Meets every target (5).", 0), 0u) << applied["report"]["headline"];
+  EXPECT_FALSE(applied.contains("recommended"));
 }
 
 }  // namespace

@@ -930,6 +930,7 @@
     if (state.errors.length && state.result) panel.appendChild(h('p', { class: 'notice warn', id: 'stale-note', text: t('stale') }));
     if (r) {
       panel.appendChild(state.view === 'embed' ? SLO.report.renderCompact(r, state.lang) : SLO.report.render(r, state.lang));
+      addApplyRecommended(panel, r);
       if (state.view !== 'embed') panel.appendChild(h('p', { class: 'print-only print-link', text: fullUrl() }));
       const nm = str(state.result && state.result.scenario && state.result.scenario.name);
       document.title = (nm ? nm + ' — ' : '') + t('app_title');
@@ -942,6 +943,16 @@
     requestAnimationFrame(() => { panel.style.minHeight = ''; });
     const of = $('open-full');
     if (of) of.href = fullUrl();
+  }
+
+  // The headline's fix: the smallest cluster meeting every target (the core's document), one click.
+  function addApplyRecommended(panel, r) {
+    const rec = state.result && state.result.recommended;
+    const hl = panel.querySelector('#headline');
+    if (!hl || !rec || !rec.scenario || state.view === 'embed' || r !== state.result.report) return;
+    hl.append(' ', h('button', { type: 'button', class: 'btn small primary', id: 'btn-apply-recommended', title: str(rec.label),
+      text: t('apply_recommended', { n: Number.isFinite(rec.gpus) ? rec.gpus.toLocaleString(state.lang === 'zh' ? 'zh-CN' : 'en-US') : '' }),
+      on: { click: () => { applyConfiguration(rec.scenario); toast(t('search_applied')); } } }));
   }
 
   // ---------------------------------------------------------------- links
@@ -1194,6 +1205,7 @@
     // Renders a given report document (schema 1) as if the core had returned it (renderer tests).
     renderReport: (r) => renderReportArea(r),
     search: () => SLO.searchPanel.result(),
+    recommended: () => clone(state.result && state.result.recommended),
   };
 
   if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', boot);

@@ -96,6 +96,7 @@
     const bn = (Array.isArray(r.bottlenecks) ? r.bottlenecks : []).map(str).filter(Boolean);
     return [
       str(r.title) ? h('h2', { class: 'report-title', text: str(r.title) }) : null,
+      str(r.headline) ? h('p', { class: 'headline', id: 'headline', text: str(r.headline) }) : null,
       str(r.notice) ? h('p', { class: 'notice warn report-notice', role: 'note', text: str(r.notice) }) : null,
       verdicts.length ? h('section', { class: 'verdicts-block', 'aria-label': t('verdicts') },
         h('div', { class: 'verdicts' }, verdicts.map((v) => verdictCard(v, lang)))) : null,

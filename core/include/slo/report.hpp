@@ -130,6 +130,7 @@ struct Report {
   std::string method;  // "corrected" | "seed"
   Lang lang = Lang::En;
   std::string title;
+  std::string headline;                    // one line above the verdicts: targets met, the worst miss, the fix
   bool comparison = false;                 // a labelled comparison, not a verdict (the seed appendix)
   std::string notice;                      // shown right after the title (what the report is, and is not)
   std::vector<std::string> banner_top;     // text renderer only (the seed's ==== banner)
