@@ -45,6 +45,10 @@ Engine read_engine(const json& j) {
   e.spec_max_running_requests = j.value("spec_max_running_requests", 0);
   e.cuda_graph_max_batch = j.value("cuda_graph_max_batch", 512);
   e.overheads = read_overheads(j.at("overheads"));
+  if (j.contains("mxfp4_marlin_pad")) {
+    e.mxfp4_pad_hidden = j.at("mxfp4_marlin_pad").at("hidden");
+    e.mxfp4_pad_intermediate = j.at("mxfp4_marlin_pad").at("intermediate");
+  }
   e.profile = e.id;
   if (j.contains("builds"))
     for (const auto& [platform, b] : j.at("builds").items()) e.builds[platform] = read_overheads(b.at("overheads"));

@@ -17,6 +17,22 @@ int Pool::local_expert_slots() const {
   return (model->routed_experts + cfg.redundant_experts) / cfg.ep;
 }
 
+namespace {
+
+// Expert bytes as loaded relative to the checkpoint's: MXFP4 experts on a GPU without FP4 tensor
+// cores are repacked for the Marlin kernel with the hidden size and each rank's intermediate padded.
+// Source: vLLM Mxfp4MoEMethod.create_weights, Marlin backend (round_up(hidden, 256), round_up(I / tp, 128)).
+double marlin_padding(const Pool& pool, int moe_tp) {
+  const Engine& e = pool.deployment->engine;
+  if (pool.precision->weights != DType::MXFP4 || pool.gpu->fp4_flops > 0 || e.mxfp4_pad_hidden <= 0 || e.mxfp4_pad_intermediate <= 0) return 1.0;
+  const ModelArch& m = *pool.model;
+  auto up = [](double x, int k) { return std::ceil(x / k) * k; };
+  const double h = static_cast<double>(m.hidden), i = static_cast<double>(m.moe_intermediate) / moe_tp;
+  return h > 0 && i > 0 ? up(h, e.mxfp4_pad_hidden) * up(i, e.mxfp4_pad_intermediate) / (h * i) : 1.0;
+}
+
+}  // namespace
+
 WeightBytes weights_per_gpu(const Pool& pool) {
   const ModelArch& m = *pool.model;
   const Precision& pr = *pool.precision;
@@ -48,7 +64,7 @@ WeightBytes weights_per_gpu(const Pool& pool) {
   w.dense_ffn = p.dense_ffn / t * dense_share * wq;
   w.shared_experts = p.shared_experts / t * moe_share * wq;
   // Routed experts: (routed + redundant) / EP slots per GPU, each split by the MoE TP degree.
-  if (m.is_moe()) w.routed_experts = pool.local_expert_slots() * p.per_expert * m.moe_layers() * moe_share / moe_tp * wq;
+  if (m.is_moe()) w.routed_experts = pool.local_expert_slots() * p.per_expert * m.moe_layers() * moe_share / moe_tp * wq * marlin_padding(pool, moe_tp);
   w.router = p.router * moe_share * (pr.hp_router ? hp : wq);
   // Embedding and lm_head: vocabulary-parallel over attention TP; with PP the first stage holds
   // the embedding and the last the head (the worst stage is counted).

@@ -350,3 +350,28 @@ TEST(PhysicsMemory, DeepSeekFp8Tp8OnOneH20NodeFitsUnderSglang) {
   EXPECT_GT(mp.kv_pool, 5e9);
   EXPECT_GT(mp.weights.total(), 80e9);  // ~84 GB of FP8 weights per GPU
 }
+
+namespace {
+
+// MXFP4 experts on a GPU without FP4 tensor cores: vLLM repacks them for Marlin with the hidden size
+// padded to 256 and the intermediate to 128, so gpt-oss-120b on one H100 loads 64.4-66.0 GiB
+// (vLLM logs "Model loading took 65.9651 GiB" (issue #23278, v0.10.1) and "64.38 GiB" (issue
+// #33155, v0.14.1)), not the checkpoint's ~59.4 GiB. SGLang's profile has no such padding here, and a
+// GPU with FP4 tensor cores (B200) runs the MXFP4 kernels unpadded.
+TEST(PhysicsMemory, GptOssMxfp4OnHopperUnderVllmLoadsMarlinPaddedExperts) {
+  auto weights = [](const std::string& gpu, const std::string& engine) {
+    const json doc = {{"model", {{"preset", "openai/gpt-oss-120b"}}},
+                      {"precision", {{"weights", "mxfp4"}, {"activations", "bf16"}, {"kv_cache", "bf16"}}},
+                      {"hardware", {{"gpu", gpu}, {"nodes", 1}, {"gpus_per_node", 1}}},
+                      {"deployment", {{"engine", {{"name", engine}}}, {"colocated", {{"gpus", 1}, {"attention_tp", 1}, {"ep", 1}}}}},
+                      {"reference", {{"preset", "none"}}}};
+    return evaluate_scenario(scenario(doc), EvalOptions{1.0, false, 0}).pools.front().plan.weights.total() / (1024.0 * 1024 * 1024);
+  };
+  const double vllm = weights("h100-80g", "vllm");
+  EXPECT_GT(vllm, 64.0);
+  EXPECT_LT(vllm, 66.5);
+  EXPECT_LT(weights("h100-80g", "sglang"), 60.0);
+  EXPECT_LT(weights("b200-180g", "vllm"), 60.0);
+}
+
+}  // namespace

@@ -43,6 +43,9 @@ struct Engine {
   int cuda_graph_max_batch = 512;
   EngineOverheads overheads;
   EngineKernel kernel;
+  // MXFP4 experts on a GPU without FP4 tensor cores are repacked for the weight-only Marlin kernel,
+  // the hidden size and each rank's expert intermediate padded up to these multiples (0: no padding).
+  int mxfp4_pad_hidden = 0, mxfp4_pad_intermediate = 0;
   // Per-platform builds with their own overheads (the ROCm build of SGLang/vLLM runs other kernel
   // libraries: aiter, CK, Triton, RCCL), fitted separately; `profile` names the one in use.
   std::map<std::string, EngineOverheads> builds;
