@@ -169,7 +169,7 @@ Report corrected_report(const Analysis& a, Lang lang) {
   Report r;
   r.method = "corrected";
   r.lang = lang;
-  r.title = display_name(a.input, lang) + c.b.t(" — SLO report (corrected method)", " — SLO 评估报告（修正方法）");
+  r.title = display_name(a.input, lang) + c.b.t(" — SLO report", " — SLO 评估报告");
   add_verdicts(r, c);
   add_headline(r, c);
   add_bottlenecks(r, c);

@@ -91,7 +91,7 @@ std::string limit_label(const B& b, const std::string& k) {
   if (k == "prefill") return b.t("prefill capacity", "Prefill 处理能力");
   if (k == "decode-tpot") return b.t("decode batch limited by the TPOT target", "Decode 批大小受 TPOT 目标限制");
   if (k == "decode-kv") return b.t("decode batch limited by KV-cache memory", "Decode 批大小受 KV 缓存显存限制");
-  if (k == "decode-cap") return b.t("decode batch limited by max_decode_batch_per_gpu", "Decode 批大小受 max_decode_batch_per_gpu 限制");
+  if (k == "decode-cap") return b.t("decode batch limited by the cap on sequences per GPU", "Decode 批大小受每卡序列数上限限制");
   if (k == "kv-transfer") return b.t("KV transfer bandwidth between pools", "池间 KV 传输带宽");
   if (k == "infeasible") return b.t("the weights and reserves do not fit in GPU memory", "权重与预留显存放不下");
   return k;

@@ -21,7 +21,8 @@ struct B {
   }
   Value percent(double x, int digits) const { return std::isfinite(x) ? Value::percent(x, digits) : Value::str(none()); }
   Value gb(double bytes, int digits = 1) const { return fixed(bytes / 1e9, digits, "GB"); }
-  Value ms(double s, int digits = 1) const { return fixed(s * 1e3, digits, "ms"); }
+  // Milliseconds with thousands separators ("5,887 ms"), as every other count (issue 12, defect 11).
+  Value ms(double s, int digits = 1) const { return fixed(s * 1e3, digits, "ms", true); }
   Value tps(double x, const std::string& unit = "tokens/s") const { return fixed(x, x < 100 ? 1 : 0, unit, true); }
   // "1 session", "704 sessions": an English plural unit loses its "s" for a count that prints as 1.
   Value count(double x, const std::string& unit = "") const {

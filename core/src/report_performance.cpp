@@ -193,7 +193,7 @@ void add_calibration(Report& r, const Ctx& c) {
             limit_label(b, a.calibration.ref_eval.lambda_limit));
     sec.row("implied", b.t("Implied efficiency (measured / predicted)", "隐含效率（实测 / 预测）"), b.percent(a.calibration.implied, 1));
     sec.row("calibrated", b.t("Target projected with it", "按此效率投射目标"), Value::str(a.calibration.calibrated ? b.t("yes: every time in this report is scaled by predicted / measured", "是：本报告所有时间均乘以 预测 / 实测")
-                                                                                                       : b.t("no (set reference.calibrate to project the target with the implied efficiency)", "否（设置 reference.calibrate 以按隐含效率投射）")));
+                                                                                                       : b.t("no (turn on \"Calibrate to this measurement\" under \"Reference measurement and calibration\" to project the targets with this efficiency)", "否（在“参考实测与校准”中打开“按此实测校准”，即按此效率推算各目标）")));
     if (a.calibration.calibrated && ref.gpu_id != s.gpu_id)
       r.warnings.push_back(b.t("The reference ran on a different GPU: its implied efficiency transfers only approximately.", "参考实测使用了不同的 GPU：其隐含效率只能近似迁移。"));
   }

@@ -100,7 +100,7 @@ void add_memory(Report& r, const Ctx& c) {
       if (largest >= 0.005e9) t.rows.push_back(cells);  // rows that are zero on every pool are left out
     };
     row("HBM", "显存总量", [](const MemoryPlan& p) { return p.hbm; });
-    row("usable (x memory_fraction)", "可用（x memory_fraction）", [](const MemoryPlan& p) { return p.usable; });
+    row("usable (x memory fraction)", "可用（x 显存比例）", [](const MemoryPlan& p) { return p.usable; });
     row("weights: attention", "权重：注意力", [](const MemoryPlan& p) { return p.weights.attention; });
     row("weights: dense FFN", "权重：Dense FFN", [](const MemoryPlan& p) { return p.weights.dense_ffn; });
     row("weights: shared experts", "权重：共享专家", [](const MemoryPlan& p) { return p.weights.shared_experts; });

@@ -1,5 +1,7 @@
 #include "slo/search.hpp"
 
+#include "slo/report.hpp"
+
 #include <algorithm>
 #include <cmath>
 
@@ -122,8 +124,8 @@ std::vector<Variant> sensitivity_variants(const Scenario& s) {
   {
     Scenario c = s;
     c.workload.context_length = std::max(1024.0, std::floor(s.workload.context_length / 2));
-    add("ctx-half", "Half the context length (" + std::to_string(static_cast<long long>(c.workload.context_length)) + ")",
-        "上下文减半（" + std::to_string(static_cast<long long>(c.workload.context_length)) + "）", c);
+    const std::string ctx = format_fixed(c.workload.context_length, 0, true);  // "16,384" as every count in the report
+    add("ctx-half", "Half the context length (" + ctx + ")", "上下文减半（" + ctx + "）", c);
   }
   {
     Scenario c = s;

@@ -2,6 +2,8 @@
 // analysis gives the same report as corrected_report(scenario); no figure prints "n/a".
 #include <gtest/gtest.h>
 
+#include <regex>
+
 #include "slo/analysis.hpp"
 #include "slo/api.hpp"
 #include "slo/corrected_report.hpp"
@@ -218,6 +220,25 @@ TEST(ReportPipeline, HeadlineNamesTheWorstMissAndItsFixApplies) {
   ASSERT_TRUE(applied["ok"].get<bool>()) << applied["errors"].dump();
   EXPECT_EQ(applied["report"]["headline"].get<std::string>().rfind("Meets every target (5).", 0), 0u) << applied["report"]["headline"];
   EXPECT_FALSE(applied.contains("recommended"));
+}
+
+}  // namespace
+}  // namespace slo
+
+namespace slo {
+namespace {
+
+// Issue 12, defect 11: one way to print a number; every count of 1,000 or more carries thousands
+// separators ("5,887 ms" beside "1,752 requests/min", never "5887 ms"), in both languages.
+TEST(ReportPipeline, EveryLargeNumberHasThousandsSeparators) {
+  const std::regex bare("[^0-9,.A-Za-z_-][0-9]{4,}[^0-9,]");
+  for (Lang lang : {Lang::En, Lang::Zh}) {
+    Report r = corrected_report(test::scenario(json::object()), lang);
+    r.appendices.clear();  // the seed method prints as the original script did
+    const std::string md = render_markdown(r);
+    std::smatch m;
+    EXPECT_FALSE(std::regex_search(md, m, bare)) << m.str() << " in " << (lang == Lang::En ? "en" : "zh");
+  }
 }
 
 }  // namespace
