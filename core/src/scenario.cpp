@@ -79,7 +79,11 @@ ParseResult parse_scenario(const json& doc, Lang lang) {
   // Apply the document to the frozen defaults of its own version, then migrate to the current one.
   json merged = defaults_for_version(version);
   merge(merged, doc, "", E);
-  if (!E.empty()) return fail();
+  // Unknown fields and non-objects where objects belong are skipped by the merge and reported; the
+  // rest is still validated, so a document lists every error at once (issue 12, defect 11), and the
+  // derivations below still run when those structural errors are the only ones.
+  const std::size_t structural = E.size();
+  auto clean = [&] { return E.size() == structural; };
   for (int v = version; v < kScenarioVersion; ++v) merged = migrate(std::move(merged), v);
   merged["version"] = kScenarioVersion;
 
@@ -148,22 +152,22 @@ ParseResult parse_scenario(const json& doc, Lang lang) {
                "超过 " + s.gpu.name + " 的 NVLink 域（" + std::to_string(s.gpu.nvlink_domain) + "）",
                "at most " + std::to_string(s.gpu.nvlink_domain), "不超过 " + std::to_string(s.gpu.nvlink_domain));
 
-  if (derive && E.empty() && !document_sets(doc, "name") && (document_sets(doc, "model") || document_sets(doc, "hardware"))) {
+  if (derive && clean() && !document_sets(doc, "name") && (document_sets(doc, "model") || document_sets(doc, "hardware"))) {
     std::string gpu_label = s.gpu_id;  // "h20-96g" -> "H20-96G", as in the frozen name
     for (char& c : gpu_label) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
     s.name = derived_name(s.model.name, s.cluster_gpus(), s.gpu_id == "custom" ? s.gpu.name : gpu_label);
     merged["name"] = s.name;
   }
   // Precision (version 2: unset activations follow what the GPU computes in).
-  if (derive && gpu_ok && E.empty()) derive_precision(merged["precision"], doc, s.gpu);
+  if (derive && gpu_ok && clean()) derive_precision(merged["precision"], doc, s.gpu);
   const json& pr = R.object(merged, "", "precision");
   s.precision = read_precision(R, pr, "precision");
-  if (gpu_ok && E.empty()) check_precision_on_gpu(R, s.precision, s.gpu, "precision", pr);
+  if (gpu_ok && clean()) check_precision_on_gpu(R, s.precision, s.gpu, "precision", pr);
 
   // Deployment.
   const int cluster = s.cluster_gpus();
   const std::string cluster_desc = std::to_string(s.nodes) + " x " + std::to_string(s.gpus_per_node) + " = " + std::to_string(cluster) + " GPUs";
-  if (derive && E.empty()) derive_deployment(merged["deployment"], doc, s.model, cluster);
+  if (derive && clean()) derive_deployment(merged["deployment"], doc, s.model, cluster);
   const json& dep = R.object(merged, "", "deployment");
   s.deployment = read_deployment(R, dep, "deployment", cluster);
   select_build(s.deployment.engine, s.gpu.eff.platform);
@@ -208,7 +212,7 @@ ParseResult parse_scenario(const json& doc, Lang lang) {
   rf.calibrate = R.boolean(ref, "reference", "calibrate");
 
   // Cross-field rules that need the model (only once the fields themselves are valid).
-  if (E.empty()) {
+  if (clean()) {
     check_deployment(R, s.deployment, s.model, dep, "deployment", cluster, cluster_desc);
     check_prefill_chunks(R, s.deployment, s.workload, dep, "deployment");
     if (rf.present && derive && !document_sets(doc, "reference")) skip_unfitting_reference(s, rdep, rpr, lang);

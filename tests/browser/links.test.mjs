@@ -74,7 +74,8 @@ for (const fx of H.readFixtures()) {
   });
 }
 
-// Hostile or broken links: a clear error, the default scenario, nothing executed or injected.
+// Hostile or broken links: a clear error, the default scenario (an invalid scenario: the sender's,
+// its errors marked), nothing executed or injected.
 const DEFAULT_MIN = { version: 2 };
 const hostile = [
   ['script in the scenario name (format 1)', () => '#s=' + f1(JSON.stringify({ version: 1, name: '<img src=x onerror=alert(1)><script>alert(2)</script>' })), 'loads'],
@@ -110,6 +111,16 @@ for (const [name, make, expect] of hostile) {
       const name = (await page.evaluate(() => window.SloEstimator.scenario())).name;
       assert.match(name, /alert|svg/);
       assert.ok((await page.textContent('.report-title')).includes(name), 'shown as text');
+    } else if (expect === 'link_err_invalid') {
+      // The sender's scenario opens with every error listed and its fields marked (issue 12, defect 11).
+      assert.equal(await page.isVisible('#link-error'), true, 'a clear error is shown');
+      const listed = await page.locator('#link-error li').allTextContents();
+      assert.ok(listed.some((x) => /hardware.nodes/.test(x)) && listed.some((x) => /evil/.test(x)), 'every error listed: ' + listed.join(' / '));
+      assert.match(await page.textContent('#link-error'), /sender's scenario is open/);
+      assert.equal(await page.inputValue('#f-hardware-nodes'), '-3', 'the sender\'s value, not the default');
+      assert.equal(await page.getAttribute('#f-hardware-nodes', 'aria-invalid'), 'true');
+      assert.ok((await page.evaluate(() => window.SloEstimator.errors())).length >= 2);
+      assert.equal(await page.locator('#report-panel .report').count(), 0, 'no report for an invalid scenario');
     } else {
       assert.equal(await page.isVisible('#link-error'), true, 'a clear error is shown');
       const msg = await page.textContent('#link-error');

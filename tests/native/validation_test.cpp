@@ -78,6 +78,15 @@ TEST(Validation, UnknownNestedField) {
                "is not a known field");
 }
 
+// Issue 12, defect 11: an unknown field does not hide the other errors of the document (a shared
+// link then shows them all at once), and the fields a document does set still derive the rest.
+TEST(Validation, UnknownFieldDoesNotHideTheOtherErrors) {
+  const ParseResult r = parse(json{{"version", 2}, {"colour", "blue"}, {"slo", {{"tpot_ms", "x"}}}, {"hardware", {{"nodes", 2}}}});
+  expect_error(r, "colour", "\"blue\"", "one of: ", "is not a known field");
+  expect_error(r, "slo.tpot_ms", "\"x\"", "a number in (0, 1000000]");
+  EXPECT_EQ(r.errors.size(), 2u) << "pools follow the 2-node cluster, no error there:" << all_errors(r);
+}
+
 TEST(Validation, WrongTypes) {
   expect_error(parse(json{{"hardware", {{"nodes", "4"}}}}), "hardware.nodes", "\"4\"", "an integer in [1, 4096]");
   expect_error(parse(json{{"hardware", {{"nodes", "4"}}}}, Lang::Zh), "hardware.nodes", "\"4\"", "[1, 4096] 内的整数");

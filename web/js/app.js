@@ -88,7 +88,12 @@
         const dec = await LINK.decodeScenario(frag.params.get('s'));
         const v = await validate(dec.doc);
         if (v && v.ok) { doc = v.scenario; explicitFrom = dec.doc; }
-        else state.linkNotice = { code: 'link_err_invalid', errors: (v && v.errors) || [] };
+        else {
+          // The sender's scenario opens with its errors marked (issue 12, defect 11), not the default.
+          state.linkNotice = { code: 'link_err_invalid', errors: (v && v.errors) || [] };
+          for (const p of leafPaths(dec.doc, '', new Set())) if (p !== 'version') F.set(doc, p, clone(F.get(dec.doc, p)));
+          explicitFrom = Object.assign({}, dec.doc, { version: 2 });
+        }
       } catch (e) {
         state.linkNotice = { code: e && e.code ? e.code : 'link_err_format', vars: e && e.vars };
       }
@@ -242,12 +247,13 @@
     const msgs = [];
     if (n.code === 'link_err_invalid') {
       msgs.push(h('p', { text: t('link_err_invalid') }));
-      msgs.push(h('ul', null, (n.errors || []).slice(0, 8).map((e) => h('li', { text: str(e.message) }))));
+      msgs.push(h('ul', null, (n.errors || []).map((e) => h('li', { text: str(e.message) }))));
     } else {
       msgs.push(h('p', { text: t(n.code, n.vars) }));
     }
+    const fallback = n.code === 'link_err_invalid' ? 'link_error_marked' : n.code === 'link_err_find' ? null : 'link_error_fallback';
     area.appendChild(h('div', { class: 'notice error', role: 'alert', id: 'link-error' },
-      h('strong', { text: t('link_error_title') }), msgs, h('p', { text: t('link_error_fallback') }),
+      h('strong', { text: t(n.code === 'link_err_invalid' ? 'link_error_title_invalid' : 'link_error_title') }), msgs, fallback ? h('p', { text: t(fallback) }) : null,
       h('button', { type: 'button', class: 'btn small', text: t('dismiss'), on: { click: () => { state.linkNotice = null; clear(area); } } })));
   }
 
@@ -934,6 +940,8 @@
       if (state.view !== 'embed') panel.appendChild(h('p', { class: 'print-only print-link', text: fullUrl() }));
       const nm = str(state.result && state.result.scenario && state.result.scenario.name);
       document.title = (nm ? nm + ' — ' : '') + t('app_title');
+    } else if (!state.result && state.errors.length) {
+      panel.appendChild(h('p', { class: 'muted', id: 'no-report', text: t('no_report_errors', { n: state.errors.length }) }));
     } else if (state.tab === 'seed' && state.result) {
       panel.appendChild(h('p', { class: 'muted', text: state.seed && state.seed.pending ? t('computing') : t('seed_unavailable') }));
     }
