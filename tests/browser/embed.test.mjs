@@ -29,6 +29,13 @@ run('embed view: compact report, no editor, link back to the full page with the 
   assert.equal(await page.locator('#editor').count(), 0);
   assert.equal(await page.locator('.topbar').count(), 0);
   assert.equal(await page.locator('#report-panel .report.compact').count(), 1);
+  // Leads with the headline and the verdicts (failing first); no chart; fits a wiki frame (issue 12,
+  // defect 11: it was 1,480 px tall and led with the memory chart).
+  assert.deepEqual(await page.evaluate(() => [...document.querySelector('#report-panel .report').children].slice(0, 3).map((e) => e.className)),
+    ['report-title', 'headline', 'verdicts-block']);
+  assert.equal(await page.locator('#report-panel canvas').count(), 0);
+  await page.setViewportSize({ width: 800, height: 600 });
+  assert.ok(await page.evaluate(() => document.getElementById('embed-root').getBoundingClientRect().height) < 1250, 'compact at 800 px');
   const href = await page.getAttribute('#open-full', 'href');
   assert.match(href, /^http:\/\/127\.0\.0\.1:\d+\/#s=1\.[A-Za-z0-9_-]+&lang=zh$/, 'full page, same scenario, no view=embed');
   assert.equal(await page.getAttribute('#open-full', 'target'), '_blank');

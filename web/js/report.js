@@ -138,22 +138,18 @@
   }
 
   // The embed view: verdicts, bottlenecks, the first section's top-level rows and the first chart.
+  // The embed view (a wiki frame): the headline, the verdicts (failing first, without their detail
+  // lines), the two most binding bottlenecks, the scenario's key rows and the warnings; the charts
+  // and every other section are one click away ("Open in SLO Estimator").
   function renderCompact(r, lang) {
     const sections = Array.isArray(r.sections) ? r.sections : [];
     const keyRows = [];
-    let chart = null;
-    for (const s of sections) {
-      for (const it of s.items || []) {
-        if (it && it.kind === 'chart' && !chart) chart = it;
-      }
-    }
     const first = sections.find((s) => (s.items || []).some((it) => it && it.kind === 'row' && valueText(it.value)));
     if (first) for (const it of first.items) if (it.kind === 'row' && (it.level || 0) === 0 && valueText(it.value) && keyRows.length < 10) keyRows.push(it);
-    const w = (Array.isArray(r.warnings) ? r.warnings : []).map(str).filter(Boolean);
+    const short = Object.assign({}, r, { bottlenecks: (Array.isArray(r.bottlenecks) ? r.bottlenecks : []).slice(0, 2) });
     return h('div', { class: 'report compact', lang: r.lang === 'zh' ? 'zh-CN' : 'en', 'data-method': str(r.method) },
-      header(r, lang),
+      header(short, lang),
       keyRows.length ? h('section', { class: 'rsec key-rows' }, str(first.title) ? h('h3', { text: str(first.title) }) : null, rowsTable(keyRows)) : null,
-      chart ? h('section', { class: 'rsec' }, SLO.charts.render(chart, lang)) : null,
       warnings(r, lang),
       !sections.length && !(r.verdicts || []).length ? h('p', { class: 'muted empty-report', text: SLO.i18n.t(lang, 'empty_report') }) : null);
   }
