@@ -2,6 +2,8 @@
 #include "slo/evaluation.hpp"
 
 #include <algorithm>
+#include <map>
+#include <tuple>
 #include <cmath>
 
 #include "slo/kv_cache.hpp"
@@ -67,6 +69,17 @@ StepParts full_prefill_pass(const PoolEval& pe, const LengthDist& in, double sca
   return prefill_pass(pe.pool, chunk, seqs, work, scale);
 }
 
+// decode_step() through the pool's memo (a pure function of these arguments for one pool).
+StepParts memo_decode_step(const PoolEval& pe, double seqs, double context, double scale) {
+  if (!pe.decode_memo) return decode_step(pe.pool, seqs, context, scale);
+  const auto key = std::make_tuple(seqs, context, scale);
+  const auto it = pe.decode_memo->find(key);
+  if (it != pe.decode_memo->end()) return it->second;
+  StepParts s = decode_step(pe.pool, seqs, context, scale);
+  if (pe.decode_memo->size() < 4096) pe.decode_memo->emplace(key, s);
+  return s;
+}
+
 }  // namespace
 
 DecodePoint decode_at(const PoolEval& pe, double in_flight, double context, double prefill_share, double scale) {
@@ -75,7 +88,8 @@ DecodePoint decode_at(const PoolEval& pe, double in_flight, double context, doub
   d.in_flight = in_flight;
   d.context = context;
   d.tokens_per_step = pe.pool.with_mtp ? tokens_per_step(pe.pool.deployment->mtp) : 1.0;
-  d.step = decode_step(pe.pool, std::max(1.0, in_flight / pp), context, scale);
+  const double seqs = std::max(1.0, in_flight / pp);
+  d.step = memo_decode_step(pe, seqs, context, scale);
   d.prefill_share = prefill_share;
   const double share = std::max(1e-6, 1.0 - prefill_share);
   // TPOT = step time / tokens per step, stretched by the time the GPUs spend on prefill.
@@ -368,9 +382,16 @@ Evaluation evaluate_scenario(const Scenario& scenario, const EvalOptions& o) {
     const double dp_p = pre.plan.dp;
     const bool coloc = !ev.disaggregated();
     const double decode_step_s = coloc ? ev.op_load.step.total : 0.0;
+    // A pass's time depends only on its shape; the simulation meets few distinct shapes (fixed
+    // lengths: a handful over ~1,600 passes), so each is computed once (same numbers, issue 11).
+    std::map<std::tuple<double, double, double>, double> memo;
     auto pass = [&](const PassWork& pw) {
+      const auto key = std::make_tuple(pw.tokens, pw.seqs, pw.attn_work);
+      if (auto it = memo.find(key); it != memo.end()) return it->second;
       // Colocated: every chunked-prefill iteration also runs the decode batch.
-      return prefill_pass(pre.pool, pw.tokens, std::max(1.0, pw.seqs), pw.attn_work, scale).total + decode_step_s;
+      const double t = prefill_pass(pre.pool, pw.tokens, std::max(1.0, pw.seqs), pw.attn_work, scale).total + decode_step_s;
+      if (memo.size() < 4096) memo.emplace(key, t);
+      return t;
     };
     const double fixed = request_fixed_s(ev);
     auto extra = [&](double len) { return fixed + (ev.disaggregated() ? len * ev.kv_transfer_per_token_s : 0.0); };

@@ -1,8 +1,10 @@
 // The corrected method's numbers for one scenario: pools and memory plans, KV capacity, prefill
 // capacity, the decode operating point, system throughput, TTFT percentiles, calibration.
 #pragma once
+#include <map>
 #include <memory>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "slo/memory_plan.hpp"
@@ -16,6 +18,11 @@ struct PoolEval {
   std::string role;  // "colocated" | "prefill" | "decode"
   Pool pool;
   MemoryPlan plan;
+  // Decode steps already computed for this pool, by (sequences, context, time scale): the capacity
+  // and load searches ask for the same points many times. Shared by copies of the evaluation (the
+  // pool they describe is the same); a new evaluation starts a new one.
+  using StepMemo = std::map<std::tuple<double, double, double>, StepParts>;
+  std::shared_ptr<StepMemo> decode_memo = std::make_shared<StepMemo>();
 };
 
 struct DecodePoint {
