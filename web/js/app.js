@@ -55,6 +55,8 @@
       coreVersion = str(await E.call('version'));
       state.defaults = JSON.parse(await E.call('defaultScenario'));
       state.catalog = JSON.parse(await E.call('catalog', state.lang));
+      SLO.compare.init({ t, lang: () => state.lang, call: (fn, ...a) => E.call(fn, ...a), linkChanged: () => { updateHash(); syncPinButton(); },
+        showTab: (id) => selectTab(id), current: () => (state.result && !state.errors.length ? { minimal: state.minimal, report: state.result.report, name: str(state.result.scenario && state.result.scenario.name) } : null) });
       SLO.searchPanel.init({ t, lang: () => state.lang, scenarioJson: () => JSON.stringify(sentDoc()), call: (fn, ...a) => E.call(fn, ...a),
         apply: applyConfiguration, settingsChanged: () => updateHash(), toast });
     } catch (e) {
@@ -98,6 +100,17 @@
         state.linkNotice = { code: e && e.code ? e.code : 'link_err_format', vars: e && e.vars };
       }
     }
+    let pinDoc = null;
+    if (frag.params.has('a') && view !== 'embed' && !state.linkNotice) {
+      try {
+        const dec = await LINK.decodeScenario(frag.params.get('a'));
+        const v = await validate(dec.doc);
+        if (v && v.ok) pinDoc = dec.doc;
+        else state.linkNotice = { code: 'link_err_pinned', errors: (v && v.errors) || [] };
+      } catch (e) {
+        state.linkNotice = { code: 'link_err_pinned', errors: [] };
+      }
+    }
     let find = null;
     if (frag.params.has('find') && view !== 'embed') {
       try { find = LINK.decodeFind(frag.params.get('find')); } catch (e) { if (!state.linkNotice) state.linkNotice = { code: e.code || 'link_err_find', vars: e.vars }; }
@@ -110,6 +123,7 @@
     if (relayout) buildShell();
     buildEditor();
     renderNotice();
+    if (pinDoc && await SLO.compare.pinDocument(pinDoc)) { state.tab = 'compare'; buildShell(); buildEditor(); renderNotice(); }
     await evaluateNow();
     if (find && state.result) SLO.searchPanel.run();
   }
@@ -181,7 +195,8 @@
         h('div', { id: 'notice', class: 'notice-area' }),
         h('div', { class: 'report-head' },
           h('div', { class: 'tabs', role: 'tablist', 'aria-label': t('tabs_label') },
-            tabButton('corrected', t('tab_corrected')), tabButton('seed', t('tab_seed')), tabButton('search', t('tab_search'))),
+            tabButton('corrected', t('tab_corrected')), tabButton('seed', t('tab_seed')), tabButton('search', t('tab_search')), tabButton('compare', t('tab_compare'))),
+          h('button', { type: 'button', class: 'btn small', id: 'btn-pin', on: { click: () => (SLO.compare.pinned() ? SLO.compare.unpin() : SLO.compare.pin()) } }),
           h('div', { id: 'status', class: 'status', role: 'status', 'aria-live': 'polite' })),
         h('div', { id: 'report-panel', class: 'report-panel', role: 'tabpanel', tabindex: '-1', 'aria-labelledby': 'tab-' + state.tab })));
     const footer = h('footer', { class: 'footer' }, h('p', { class: 'muted small' }, t('footer'), ' ', h('span', { id: 'core-version' })));
@@ -198,8 +213,9 @@
         keydown: (e) => {
           if (e.key === 'ArrowRight' || e.key === 'ArrowLeft') {
             e.preventDefault();
-            const i = TABS.indexOf(state.tab);
-            const next = TABS[(i + (e.key === 'ArrowRight' ? 1 : TABS.length - 1)) % TABS.length];
+            const shown = TABS.filter((k) => $('tab-' + k) && !$('tab-' + k).hidden);
+            const i = shown.indexOf(state.tab);
+            const next = shown[(i + (e.key === 'ArrowRight' ? 1 : shown.length - 1)) % shown.length];
             selectTab(next);
             $('tab-' + next).focus();
           }
@@ -208,7 +224,16 @@
     });
   }
 
-  const TABS = ['corrected', 'seed', 'search'];
+  const TABS = ['corrected', 'seed', 'search', 'compare'];
+
+  // The Pin button and the Compare tab follow whether a scenario is pinned as A.
+  function syncPinButton() {
+    const b = $('btn-pin'), tab = $('tab-compare');
+    const on = !!SLO.compare.pinned();
+    if (b) b.textContent = on ? t('unpin') : t('pin_a');
+    if (b) b.setAttribute('aria-pressed', on ? 'true' : 'false');
+    if (tab) tab.hidden = !on;
+  }
   function selectTab(id) {
     state.tab = id;
     for (const k of TABS) {
@@ -245,13 +270,13 @@
     const n = state.linkNotice;
     if (!n) return;
     const msgs = [];
-    if (n.code === 'link_err_invalid') {
-      msgs.push(h('p', { text: t('link_err_invalid') }));
+    if (n.code === 'link_err_invalid' || n.code === 'link_err_pinned') {
+      msgs.push(h('p', { text: t(n.code) }));
       msgs.push(h('ul', null, (n.errors || []).map((e) => h('li', { text: str(e.message) }))));
     } else {
       msgs.push(h('p', { text: t(n.code, n.vars) }));
     }
-    const fallback = n.code === 'link_err_invalid' ? 'link_error_marked' : n.code === 'link_err_find' ? null : 'link_error_fallback';
+    const fallback = n.code === 'link_err_invalid' ? 'link_error_marked' : n.code === 'link_err_find' || n.code === 'link_err_pinned' ? null : 'link_error_fallback';
     area.appendChild(h('div', { class: 'notice error', role: 'alert', id: 'link-error' },
       h('strong', { text: t(n.code === 'link_err_invalid' ? 'link_error_title_invalid' : 'link_error_title') }), msgs, fallback ? h('p', { text: t(fallback) }) : null,
       h('button', { type: 'button', class: 'btn small', text: t('dismiss'), on: { click: () => { state.linkNotice = null; clear(area); } } })));
@@ -922,10 +947,12 @@
   function renderReportArea(override) {
     const panel = $('report-panel');
     if (!panel) return;
-    if (state.tab === 'search' && state.view !== 'embed' && !override) {
+    syncPinButton();
+    if ((state.tab === 'search' || state.tab === 'compare') && state.view !== 'embed' && !override) {
       SLO.charts.destroyIn(panel);
       clear(panel);
-      SLO.searchPanel.mount(panel);
+      if (state.tab === 'search') SLO.searchPanel.mount(panel);
+      else SLO.compare.mount(panel);
       return;
     }
     const r = override || currentReport();
@@ -969,7 +996,7 @@
   }
 
   function fullUrl(view) {
-    return baseUrl() + LINK.buildFragment(state.encoded || '1.', state.lang, view === 'embed' ? 'embed' : 'full', SLO.searchPanel.settings());
+    return baseUrl() + LINK.buildFragment(state.encoded || '1.', state.lang, view === 'embed' ? 'embed' : 'full', SLO.searchPanel.settings(), SLO.compare.encoded());
   }
 
   // A configuration from the search: its fields become the user's (explicit), the rest stays derived;
@@ -990,7 +1017,7 @@
     const enc = await LINK.encodeScenario(state.minimal);
     if (seq !== hashSeq) return;
     state.encoded = enc;
-    const frag = LINK.buildFragment(enc, state.lang, state.view, SLO.searchPanel.settings());
+    const frag = LINK.buildFragment(enc, state.lang, state.view, SLO.searchPanel.settings(), SLO.compare.encoded());
     if (!state.keepHash && location.hash !== frag) history.replaceState(null, '', frag);
     const pl = document.querySelector('.print-link');
     if (pl) pl.textContent = fullUrl();
@@ -1002,7 +1029,7 @@
     if (!state.minimal) return;
     const seq = ++hashSeq;
     state.encoded = await LINK.encodeScenario(state.minimal);
-    if (seq === hashSeq && !state.keepHash) history.replaceState(null, '', LINK.buildFragment(state.encoded, state.lang, state.view, SLO.searchPanel.settings()));
+    if (seq === hashSeq && !state.keepHash) history.replaceState(null, '', LINK.buildFragment(state.encoded, state.lang, state.view, SLO.searchPanel.settings(), SLO.compare.encoded()));
     const url = fullUrl();
     const ok = await SLO.exports.copyText(url);
     const box = $('link-box'), out = $('link-out'), note = $('link-note');
@@ -1025,6 +1052,7 @@
   async function switchLang() {
     state.lang = state.lang === 'zh' ? 'en' : 'zh';
     state.catalog = await catalog(state.lang);
+    await SLO.compare.relang();
     applyLangAttr();
     const focusId = document.activeElement && document.activeElement.id;
     buildShell();
@@ -1214,6 +1242,7 @@
     renderReport: (r) => renderReportArea(r),
     search: () => SLO.searchPanel.result(),
     recommended: () => clone(state.result && state.result.recommended),
+    pinned: () => clone(SLO.compare.pinned()),
   };
 
   if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', boot);

@@ -1,4 +1,6 @@
 // Share links: "#s=<format>.<payload>&lang=zh&view=embed&find=<search>".
+//   a (optional, since 2026-12-04): the pinned scenario A of "Compare A/B", encoded as s is; the
+//     page opens the comparison of A with s (B).
 //   find (optional, the configuration search's settings; the page opens its search and runs it):
 //     "<mode>.<n>.<flags>": mode frontier (n = GPU budget, 0 = the scenario's cluster) or fewest
 //     (n = largest cluster in nodes, 0 = automatic); flags from "cdmk": colocated, disaggregated,
@@ -135,11 +137,12 @@
     return { doc, format };
   }
 
-  function buildFragment(encoded, lang, view, find) {
+  function buildFragment(encoded, lang, view, find, pinned) {
     let f = '#s=' + encoded;
     if (lang) f += '&lang=' + lang;
     if (view === 'embed') f += '&view=embed';
     if (find && view !== 'embed') f += '&find=' + encodeFind(find);
+    if (pinned && view !== 'embed') f += '&a=' + pinned;
     return f;
   }
 

@@ -1,0 +1,56 @@
+// Compare A/B: pin the current scenario as A, edit B; the Compare tab shows both side by side with
+// differing rows highlighted and B - A; the link carries both ("a" = A) and reopens the comparison.
+import assert from 'node:assert/strict';
+import * as H from './helpers.mjs';
+
+const env = H.servedPage();
+const run = H.timedRunner(60000);
+
+run('compare: pin A, edit B, both side by side; the link carries both', async () => {
+  const page = await H.openPage(env.browser.context, env.srv.url + '#s=1.q1YqSy0qzszPU7IyrAUA&lang=en');
+  assert.equal(await page.isHidden('#tab-compare'), true, 'no Compare tab before a pin');
+  await page.click('#btn-pin');
+  await page.waitForSelector('#compare-view');
+  assert.equal(await page.getAttribute('#tab-compare', 'aria-selected'), 'true');
+  assert.match(await page.textContent('#compare-count'), /^0 rows differ/);
+  await page.click('#tab-corrected');
+  await H.nextEval(page, () => page.click('#btn-apply-recommended'));
+  await page.click('#tab-compare');
+  await page.waitForSelector('#compare-view tr.differs');
+  const text = await page.textContent('#compare-view');
+  assert.match(text, /A: Meets 2 of 5 targets/);
+  assert.match(text, /B: Meets every target/);
+  const cluster = await page.locator('#compare-view tr.differs', { hasText: 'Cluster' }).textContent();
+  assert.match(cluster, /4 x 8 = 32 GPUs.*10 x 8 = 80 GPUs/);
+  assert.match(await page.locator("#compare-view tr.differs", { hasText: "Throughput" }).textContent(), /\+\d[\d,]* tokens\/s \(\+\d+%\)/, "B - A of a number");
+  const link = await page.evaluate(() => window.SloEstimator.link());
+  assert.match(link, /&a=1\.[A-Za-z0-9_-]+$/);
+  await H.screenshot(page, 'compare-1440-en.png', { fullPage: false });
+  // The link reopens the comparison in another page (zh, phone width).
+  const other = await H.openPage(env.browser.context, null);
+  await other.setViewportSize({ width: 390, height: 844 });
+  await other.goto(link.replace('lang=en', 'lang=zh'), { waitUntil: 'load' });
+  await H.waitReady(other);
+  await other.waitForSelector('#compare-view tr.differs');
+  assert.equal(await other.getAttribute('#tab-compare', 'aria-selected'), 'true');
+  assert.match(await other.textContent('#compare-view'), /10 x 8 = 80/);
+  assert.ok(await other.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1), 'no sideways page scroll');
+  await H.screenshot(other, 'compare-390-zh.png', { fullPage: false });
+  // Unpin: the tab goes away and the link no longer carries A.
+  await other.click('#btn-unpin');
+  assert.equal(await other.isHidden('#tab-compare'), true);
+  await other.waitForFunction(() => !/&a=/.test(window.SloEstimator.link()));
+  await H.assertClean(page, assert);
+  await H.assertClean(other, assert);
+  await page.close();
+  await other.close();
+});
+
+run('compare: a link whose pinned scenario is invalid names it and opens B alone', async () => {
+  const page = await H.openPage(env.browser.context, env.srv.url + '#s=1.q1YqSy0qzszPU7IyrAUA&lang=en&a=1.@@@');
+  assert.match(await page.textContent('#link-error'), /pinned scenario \(A\)/);
+  assert.equal(await page.evaluate(() => window.SloEstimator.pinned()), null);
+  assert.equal(await page.locator('#report-panel .report').count(), 1, "B's report is shown");
+  await H.assertClean(page, assert);
+  await page.close();
+});
