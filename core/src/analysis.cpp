@@ -93,6 +93,24 @@ double analyse_time_scale(const Scenario& s) {
   return c.calibrated ? 1.0 / c.implied : 1.0;
 }
 
+CostFigures cost_at_capacity(const Evaluation& ev, double gpu_hour_usd) {
+  CostFigures c;
+  if (gpu_hour_usd <= 0) return c;
+  c.stated = true;
+  const Scenario& s = ev.s;
+  c.cluster_per_hour = gpu_hour_usd * s.cluster_gpus();
+  const Deployment& d = s.deployment;
+  // GPU time behind the input tokens: the prefill pool's share of the pools, or the colocated
+  // prefill share of GPU time at capacity (the decode side keeps the rest).
+  c.input_share = ev.disaggregated() ? static_cast<double>(d.prefill.gpus) / std::max(1, d.prefill.gpus + d.decode.gpus)
+                                     : std::clamp(ev.op_max.prefill_share, 0.0, 1.0);
+  const double hour = 3600.0;
+  if (ev.input_tps_max > 0) c.per_million_input = c.cluster_per_hour * c.input_share / (ev.input_tps_max * hour) * 1e6;
+  if (ev.output_tps_max > 0) c.per_million_output = c.cluster_per_hour * (1 - c.input_share) / (ev.output_tps_max * hour) * 1e6;
+  if (ev.total_tps_max > 0) c.per_million_total = c.cluster_per_hour / (ev.total_tps_max * hour) * 1e6;
+  return c;
+}
+
 Analysis analyse(const Scenario& s_in) {
   Analysis a;
   a.input = s_in;
@@ -122,6 +140,7 @@ Analysis analyse(const Scenario& s_in) {
     a.at_concurrency = c;
   }
   a.ttft_curve = ttft_curve(ev, a.options);
+  a.cost = cost_at_capacity(ev, s_in.gpu_hour_usd);
   a.smallest = smallest_cluster(s, a.options.time_scale);
   a.sensitivity = sensitivity(ev, a.options);
   a.seed = seed_figures(s);

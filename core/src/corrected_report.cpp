@@ -180,6 +180,7 @@ Report corrected_report(const Analysis& a, Lang lang) {
   add_prefill(r, c);
   add_decode(r, c);
   add_throughput(r, c);
+  add_cost(r, c);
   add_ttft(r, c);
   add_calibration(r, c);
   add_recommendations(r, c);

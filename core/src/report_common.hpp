@@ -79,6 +79,7 @@ void add_kv_cache(Report& r, const Ctx& c);
 void add_prefill(Report& r, const Ctx& c);
 void add_decode(Report& r, const Ctx& c);
 void add_throughput(Report& r, const Ctx& c);
+void add_cost(Report& r, const Ctx& c);
 void add_ttft(Report& r, const Ctx& c);
 void add_calibration(Report& r, const Ctx& c);
 void add_recommendations(Report& r, const Ctx& c);

@@ -124,6 +124,22 @@ void add_throughput(Report& r, const Ctx& c) {
   }
 }
 
+// Cost at capacity (a stated price per GPU-hour): USD per million input, output and all tokens.
+void add_cost(Report& r, const Ctx& c) {
+  const B& b = c.b;
+  const CostFigures& k = c.a.cost;
+  if (!k.stated) return;
+  Section& sec = r.add_section("cost", b.t("Cost at capacity", "满载成本"));
+  auto usd = [&](double x, const char* unit) { return x > 0 ? b.fixed(x, x < 10 ? 3 : 2, unit, true) : Value::str(b.t("no capacity", "无服务能力")); };
+  sec.row("cluster_per_hour", b.t("Cluster, per hour", "集群每小时"), b.fixed(k.cluster_per_hour, 2, "USD/h", true), "", 0,
+          b.num(c.s.gpu_hour_usd, 2) + b.t(" USD per GPU-hour x ", " 美元/卡时 x ") + std::to_string(c.s.cluster_gpus()) + " GPU");
+  sec.row("per_million_input", b.t("Per million input tokens", "每百万输入 tokens"), usd(k.per_million_input, "USD/M tokens"), "", 0,
+          b.num(k.input_share * 100, 1) + b.t("% of GPU time (prefill)", "% 的 GPU 时间（prefill）"));
+  sec.row("per_million_output", b.t("Per million output tokens", "每百万输出 tokens"), usd(k.per_million_output, "USD/M tokens"), "", 0,
+          b.num((1 - k.input_share) * 100, 1) + b.t("% of GPU time (decode)", "% 的 GPU 时间（decode）"));
+  sec.row("per_million_total", b.t("Per million tokens, input and output together", "每百万 tokens（输入与输出合计）"), usd(k.per_million_total, "USD/M tokens"));
+}
+
 void add_ttft(Report& r, const Ctx& c) {
   const B& b = c.b;
   const Analysis& a = c.a;

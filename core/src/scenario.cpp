@@ -144,6 +144,7 @@ ParseResult parse_scenario(const json& doc, Lang lang) {
   // Same lower bounds as a custom GPU's links (1 and 0.1 GB/s): a slower link is not a deployment.
   double nvl = R.number(hw, "hardware", "nvlink_gb_s", 1, 100000, false, true, 0);
   double nic = R.number(hw, "hardware", "nic_gb_s", 0.1, 100000, false, true, 0);
+  s.gpu_hour_usd = R.number(hw, "hardware", "gpu_hour_usd", 0.01, 1000, false, true, 0);
   if (nvl > 0) s.gpu.nvlink_bytes_s = nvl * 1e9;
   if (nic > 0) s.gpu.nic_bytes_s = nic * 1e9;
   if (gpu_ok && s.gpus_per_node > s.gpu.nvlink_domain && s.gpu.nvlink_domain > 0)

@@ -61,7 +61,9 @@ void merge(json& base, const json& patch, const std::string& path, Errors& E) {
 // 1 -> 2: version 2 derives fields a document leaves unset; a migrated version 1 document is
 // complete (its frozen defaults filled every field), so nothing is derived and its meaning holds.
 json migrate(json doc, int from) {
-  (void)from;
+  // v1 -> v2: hardware.gpu_hour_usd (added 2026-12-04) is unset, so no cost is reported, as before.
+  if (from == 1 && doc.contains("hardware") && doc["hardware"].is_object() && !doc["hardware"].contains("gpu_hour_usd"))
+    doc["hardware"]["gpu_hour_usd"] = nullptr;
   return doc;
 }
 

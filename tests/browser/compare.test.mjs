@@ -54,3 +54,19 @@ run('compare: a link whose pinned scenario is invalid names it and opens B alone
   await H.assertClean(page, assert);
   await page.close();
 });
+
+run('cost: a price per GPU-hour gives USD per million tokens in the report and in the comparison', async () => {
+  const page = await H.openPage(env.browser.context, env.srv.url + '#lang=en');
+  assert.equal(await page.locator('#sec-cost').count(), 0, 'no price, no cost');
+  await page.click('#btn-pin');
+  await page.click('#tab-corrected');
+  await H.nextEval(page, () => page.fill('#f-hardware-gpu_hour_usd', '2.5'));
+  const cost = await page.textContent('#sec-cost');
+  assert.match(cost, /80\.00 USD\/h/);
+  assert.match(cost, /Per million output tokens\s*[\d.]+ USD\/M tokens/);
+  await page.click('#tab-compare');
+  const row = await page.locator('#compare-view tr.differs', { hasText: 'Per million output tokens' }).textContent();
+  assert.match(row, /not set.*USD\/M tokens/, 'A has no price, B has one');
+  await H.assertClean(page, assert);
+  await page.close();
+});

@@ -7,6 +7,7 @@
 #include "slo/analysis.hpp"
 #include "slo/api.hpp"
 #include "slo/corrected_report.hpp"
+#include "slo/scenario.hpp"
 #include "slo/seed_method.hpp"
 #include "test_scenario.hpp"
 
@@ -239,6 +240,48 @@ TEST(ReportPipeline, EveryLargeNumberHasThousandsSeparators) {
     std::smatch m;
     EXPECT_FALSE(std::regex_search(md, m, bare)) << m.str() << " in " << (lang == Lang::En ? "en" : "zh");
   }
+}
+
+}  // namespace
+}  // namespace slo
+
+namespace slo {
+namespace {
+
+// Issue 12, cost: a stated price per GPU-hour gives USD per million input, output and all tokens at
+// capacity; input tokens carry the prefill share of GPU time. Unset (every released link), no cost.
+Scenario v2(json doc) {
+  doc["version"] = 2;
+  ParseResult p = parse_scenario(doc);
+  if (!p.ok) throw std::runtime_error(p.errors.front().message);
+  return p.scenario;
+}
+
+TEST(ReportPipeline, CostPerMillionTokensFromAStatedGpuPrice) {
+  const Analysis none = analyse(test::scenario(json::object()));
+  EXPECT_FALSE(none.cost.stated);
+  for (const auto& sec : corrected_report(none, Lang::En).sections) EXPECT_NE(sec.id, "cost");
+  const Analysis a = analyse(v2(json{{"hardware", {{"gpu_hour_usd", 2.5}}}}));
+  const CostFigures& k = a.cost;
+  ASSERT_TRUE(k.stated);
+  EXPECT_DOUBLE_EQ(k.cluster_per_hour, 2.5 * 32);
+  // The two shares add up to the whole bill: input $ + output $ = cluster $ (per hour at capacity).
+  const double billed = k.per_million_input * a.ev.input_tps_max * 3600 / 1e6 + k.per_million_output * a.ev.output_tps_max * 3600 / 1e6;
+  EXPECT_NEAR(billed, k.cluster_per_hour, 1e-9 * k.cluster_per_hour);
+  EXPECT_NEAR(k.per_million_total, k.cluster_per_hour / (a.ev.total_tps_max * 3600) * 1e6, 1e-12);
+  EXPECT_NEAR(k.input_share, a.ev.op_max.prefill_share, 1e-12);  // colocated: the prefill share of GPU time
+  const std::string text = render_text(corrected_report(a, Lang::En));
+  EXPECT_NE(text.find("Cluster, per hour: 80.00 USD/h"), std::string::npos) << text;
+  // Disaggregated: the prefill pool's GPUs are the input tokens' share.
+  const Analysis d = analyse(v2(json{{"hardware", {{"gpu_hour_usd", 2.0}}}, {"deployment", {{"mode", "disaggregated"}}}}));
+  EXPECT_NEAR(d.cost.input_share, static_cast<double>(d.input.deployment.prefill.gpus) / 32, 1e-12);
+  // A version 1 document (a released link) has no price: the migration leaves it unset.
+  const ParseResult v1 = parse_scenario(json{{"version", 1}});
+  ASSERT_TRUE(v1.ok);
+  EXPECT_TRUE(v1.normalized["hardware"]["gpu_hour_usd"].is_null());
+  const ParseResult bad = parse_scenario(json{{"version", 2}, {"hardware", {{"gpu_hour_usd", -1}}}});
+  ASSERT_FALSE(bad.ok);
+  EXPECT_EQ(bad.errors.front().path, "hardware.gpu_hour_usd");
 }
 
 }  // namespace

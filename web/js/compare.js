@@ -29,11 +29,12 @@
     return h('td', null, withBadge ? badge(v, t) : null, withBadge ? ' ' : null, valueText(v.value));
   }
 
-  // Rows of the first section (the scenario), by id.
+  // Rows of the first section (the scenario) and of the cost section, by id.
   function scenarioRows(r) {
-    const s = (Array.isArray(r.sections) ? r.sections : [])[0];
+    const all = Array.isArray(r.sections) ? r.sections : [];
     const out = new Map();
-    if (s) for (const it of s.items || []) if (it && it.kind === 'row' && (it.level || 0) === 0 && str(it.id)) out.set(str(it.id), it);
+    for (const s of [all[0], all.find((x) => x && x.id === 'cost')])
+      if (s) for (const it of s.items || []) if (it && it.kind === 'row' && (it.level || 0) === 0 && str(it.id)) out.set(str(s.id) + '.' + str(it.id), it);
     return out;
   }
 

@@ -7,6 +7,7 @@
     tokens: L('tokens', 'token'),
     ms: L('ms', '毫秒'),
     gbs: L('GB/s', 'GB/s'),
+    usdh: L('USD / GPU-hour', '美元 / 卡时'),
     tbs: L('TB/s', 'TB/s'),
     gb: L('GB', 'GB'),
     tflops: L('TFLOPS', 'TFLOPS'),
@@ -143,6 +144,7 @@
       { widget: 'cluster-size' },
       { path: 'hardware.nvlink_gb_s', type: 'number', nullable: true, nullText: 'preset', gpuDefault: 'nvlink_gb_s', label: L('NVLink bandwidth override', 'NVLink 带宽（覆盖）'), unit: U.gbs },
       { path: 'hardware.nic_gb_s', type: 'number', nullable: true, nullText: 'preset', gpuDefault: 'nic_gb_s', label: L('NIC bandwidth per GPU override', '每卡网卡带宽（覆盖）'), unit: U.gbs },
+      { path: 'hardware.gpu_hour_usd', type: 'number', nullable: true, nullText: 'none', label: L('Price per GPU-hour (optional: gives the cost per million tokens)', '每卡每小时价格（可选：给出每百万 tokens 成本）'), unit: U.usdh },
       { group: 'custom_gpu', path: 'hardware.custom_gpu', when: (d) => get(d, 'hardware.gpu') === 'custom', title: L('Custom GPU', '自定义 GPU'), fields: [
         { path: 'hardware.custom_gpu.name', type: 'text', maxlength: 80, label: L('Name', '名称') },
         { path: 'hardware.custom_gpu.memory_gb', type: 'number', label: L('Memory', '显存'), unit: U.gb },

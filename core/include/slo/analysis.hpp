@@ -42,6 +42,17 @@ struct Sensitivity {
   TargetCheck check;
 };
 
+// Cost at capacity (the throughput at the TPOT limit) for a stated price per GPU-hour. Input tokens
+// carry the GPU time spent on prefill (the prefill pool, or the colocated prefill share of GPU time at
+// capacity), output tokens the rest.
+struct CostFigures {
+  bool stated = false;           // the scenario states a price
+  double cluster_per_hour = 0;   // USD per hour for the cluster's GPUs
+  double input_share = 0;        // GPU time attributed to input tokens
+  double per_million_input = 0, per_million_output = 0, per_million_total = 0;  // USD (0: no capacity)
+};
+CostFigures cost_at_capacity(const Evaluation& ev, double gpu_hour_usd);
+
 struct Analysis {
   Scenario input;              // the scenario as given (the seed appendix reads it)
   EvalOptions options;         // options of the scenario's evaluation (time scale)
@@ -57,6 +68,7 @@ struct Analysis {
   std::optional<AtConcurrency> at_concurrency;
   std::vector<TtftCurvePoint> ttft_curve;
   Candidate smallest;
+  CostFigures cost;
   std::vector<Sensitivity> sensitivity;
   SeedFigures seed;
   FigureBands bands;

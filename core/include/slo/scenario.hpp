@@ -121,6 +121,7 @@ struct Scenario {
   Gpu gpu;             // resolved (preset or custom), with link overrides applied
   int nodes = 4;
   int gpus_per_node = 8;
+  double gpu_hour_usd = 0;  // price of one GPU-hour (0: not stated, no cost in the report)
   Deployment deployment;
   Workload workload;
   Slo slo;
