@@ -319,10 +319,7 @@ struct Search {
     return !res.cancelled;
   }
 
-  void with_ttft(SearchPoint& p) {
-    ++res.evaluated;
-    add_ttft(p, evaluate_scenario(p.scenario, ttft_options(sp.o.time_scale)));
-  }
+  void with_ttft(SearchPoint& p) { add_ttft(p, eval(p.scenario, ttft_options(sp.o.time_scale))); }
 
   void run() {
     const Scenario base = base_scenario(sp);

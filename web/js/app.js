@@ -996,7 +996,12 @@
   }
 
   function fullUrl(view) {
-    return baseUrl() + LINK.buildFragment(state.encoded || '1.', state.lang, view === 'embed' ? 'embed' : 'full', SLO.searchPanel.settings(), SLO.compare.encoded());
+    return baseUrl() + fragmentFor(state.encoded || '1.', view === 'embed' ? 'embed' : 'full');
+  }
+
+  // The share fragment of a scenario encoding: language, view, the search's settings and pinned A.
+  function fragmentFor(encoded, view) {
+    return LINK.buildFragment(encoded, state.lang, view, SLO.searchPanel.settings(), SLO.compare.encoded());
   }
 
   // A configuration from the search: its fields become the user's (explicit), the rest stays derived;
@@ -1017,7 +1022,7 @@
     const enc = await LINK.encodeScenario(state.minimal);
     if (seq !== hashSeq) return;
     state.encoded = enc;
-    const frag = LINK.buildFragment(enc, state.lang, state.view, SLO.searchPanel.settings(), SLO.compare.encoded());
+    const frag = fragmentFor(enc, state.view);
     if (!state.keepHash && location.hash !== frag) history.replaceState(null, '', frag);
     const pl = document.querySelector('.print-link');
     if (pl) pl.textContent = fullUrl();
@@ -1029,7 +1034,7 @@
     if (!state.minimal) return;
     const seq = ++hashSeq;
     state.encoded = await LINK.encodeScenario(state.minimal);
-    if (seq === hashSeq && !state.keepHash) history.replaceState(null, '', LINK.buildFragment(state.encoded, state.lang, state.view, SLO.searchPanel.settings(), SLO.compare.encoded()));
+    if (seq === hashSeq && !state.keepHash) history.replaceState(null, '', fragmentFor(state.encoded, state.view));
     const url = fullUrl();
     const ok = await SLO.exports.copyText(url);
     const box = $('link-box'), out = $('link-out'), note = $('link-note');

@@ -65,7 +65,7 @@
   // The search's own worker, kept between searches and replaced after a cancel. Returns
   // {promise, cancel}; the promise rejects with "cancelled" after cancel(). Without workers the
   // search runs on the main thread (no progress, no cancel).
-  let searcher = null;
+  let searcher = null, mainSearcher = null;
   function search(scenarioJson, optionsJson, onProgress) {
     if (!searcher || searcher.broken) {
       const made = makeWorker();
@@ -73,7 +73,8 @@
     }
     const eng = searcher;
     if (!eng) {
-      const promise = mainEngine().then((m) => m.call('search', scenarioJson, optionsJson));
+      mainSearcher = mainSearcher || mainEngine();  // one main-thread module, not one per search
+      const promise = mainSearcher.then((m) => m.call('search', scenarioJson, optionsJson));
       return { promise, cancel() {} };
     }
     const promise = eng.callWith('searchProgress', [scenarioJson, optionsJson], onProgress || (() => {}));

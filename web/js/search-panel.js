@@ -125,12 +125,13 @@
     clear(root);
     root.append(h('h2', { id: 'search-title', text: t('search_title') }), h('p', { class: 'muted small', text: t('search_intro') }), form(), status());
     if (st.result && !st.running) {
-      root.append(summary(st.result), chartFigure(st.result), table(st.result));
+      const item = chartItem(st.result);
+      root.append(summary(st.result), chartFigure(item), table(st.result));
       if (st.launchFor) root.append(launchBox());
       const fig = root.querySelector('#search-chart');
       if (fig && fig.isConnected && typeof window.Chart === 'function') {
         try {
-          const cfg = SLO.charts.config(chartItem(st.result), ctx.lang());
+          const cfg = SLO.charts.config(item, ctx.lang());
           const here = cfg.data.datasets.find((d) => d.label === t('search_s_current'));
           if (here) Object.assign(here, { pointStyle: 'star', pointRadius: 10, pointHoverRadius: 11, borderWidth: 2 });
           chart = new window.Chart(fig.querySelector('canvas'), cfg);
@@ -241,9 +242,8 @@
       x_label: t('search_x'), x_unit: '', y_label: t('search_y', { k: kind }), y_unit: '', markers };
   }
 
-  function chartFigure(r) {
-    const item = chartItem(r);
-    const fig = SLO.charts.render(Object.assign({}, item, { series: item.series }), ctx.lang());
+  function chartFigure(item) {
+    const fig = SLO.charts.render(item, ctx.lang());
     fig.id = 'search-chart';
     fig._sloInit = null; // created by render() (this chart is not one of the report's)
     return fig;
