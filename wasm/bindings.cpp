@@ -24,4 +24,5 @@ EMSCRIPTEN_BINDINGS(slo_core) {
   emscripten::function("search", static_cast<SearchFn>(&slo::api::search));
   emscripten::function("searchProgress", &search_progress);
   emscripten::function("launch", &slo::api::launch);
+  emscripten::function("pasteBenchmark", &slo::api::paste_benchmark);
 }

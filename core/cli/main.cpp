@@ -41,6 +41,11 @@ const char* kUsage = R"(usage:
   slo-estimator launch [SCENARIO | -] [--engine sglang|vllm|trtllm]
       Launch commands for the scenario's deployment, one per node role (TensorRT-LLM: with its
       extra-options YAML); layouts the engine cannot express are named instead.
+  slo-estimator reference [SCENARIO | -] --bench OUTPUT [--calibrate] [--lang en|zh]
+      Makes a benchmark run the scenario's reference measurement: OUTPUT is the text or JSON
+      output of sglang.bench_serving, vllm bench serve or genai-perf. Prints the scenario document
+      (what was read on stderr); --calibrate turns calibration to it on. Evaluate the document to
+      see measured vs predicted per figure.
   slo-estimator --version
 )";
 
@@ -66,8 +71,8 @@ int print_errors(const json& result) {
 
 int main(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
-  std::string command, file, format = "text", lang = "en", method = "corrected", preset, write_path, mode = "frontier", gpus, engine = "sglang";
-  bool loo = false;
+  std::string command, file, format = "text", lang = "en", method = "corrected", preset, write_path, mode = "frontier", gpus, engine = "sglang", bench;
+  bool loo = false, calibrate = false;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
     auto next = [&](std::string& dst) {
@@ -85,6 +90,8 @@ int main(int argc, char** argv) {
     else if (a == "--mode") next(mode);
     else if (a == "--engine") next(engine);
     else if (a == "--gpus") next(gpus);
+    else if (a == "--bench") next(bench);
+    else if (a == "--calibrate") calibrate = true;
     else if (a == "--loo" || a == "--loso") loo = true;
     else if (a == "--help" || a == "-h") {
       std::cout << kUsage;
@@ -97,7 +104,7 @@ int main(int argc, char** argv) {
       return 2;
     } else if (command.empty() && file.empty() &&
                (a == "validate" || a == "default-scenario" || a == "minimal" || a == "catalog" || a == "benchmarks" ||
-                a == "fit" || a == "batch" || a == "search" || a == "launch")) {
+                a == "fit" || a == "batch" || a == "search" || a == "launch" || a == "reference")) {
       command = a;
     } else if (file.empty()) {
       file = a;
@@ -174,6 +181,19 @@ int main(int argc, char** argv) {
       if (!c["yaml"].get<std::string>().empty()) std::cout << "# " << c["role"].get<std::string>() << ".yaml\n" << c["yaml"].get<std::string>();
     }
     for (const auto& x : r["cannot"]) std::cout << "# not expressible in " << engine << ": " << x.get<std::string>() << "\n";
+    return 0;
+  }
+  if (command == "reference") {
+    std::string output;
+    if (bench.empty() || !read_all(bench, output)) {
+      std::cerr << "error: --bench: " << (bench.empty() ? "needed (a benchmark output file)" : "cannot read " + bench) << "\n";
+      return 2;
+    }
+    json r = json::parse(slo::api::paste_benchmark(text, output, lang));
+    if (!r["ok"].get<bool>()) return print_errors(r);
+    if (calibrate) r["scenario"]["reference"]["calibrate"] = true;
+    std::cerr << r["summary"].get<std::string>() << "\n";
+    std::cout << r["scenario"].dump(2) << "\n";
     return 0;
   }
   if (command == "search") {

@@ -15,10 +15,59 @@ double tokens_of(ThroughputKind k, double in, double out) {
 
 namespace {
 
+// An observed run predicted at its own load: the closed loop, burst or static batch it ran, or the
+// Poisson arrivals (TTFT from the queue simulation, TPOT at the load's batch, throughput as served).
+std::vector<ReferenceFigure> reference_figures(const Scenario& s, const Evaluation& e) {
+  const Reference& ref = s.reference;
+  std::vector<ReferenceFigure> out;
+  const Scenario& rs = e.s;
+  const Workload& w = rs.workload;
+  double ttft = e.load.ttft_s, tpot = e.load.tpot_s, out_tps = e.load.output_tps, in_tps = e.load.input_tps;
+  if (!e.load.present) {  // Poisson: what is served of the arrivals (all of them when stable)
+    const double served = std::min(e.lambda_load, e.lambda_max);
+    ttft = e.ttft.stable ? e.ttft.mean : 0;
+    tpot = e.op_load.tpot_s;
+    out_tps = served * w.output_tokens;
+    in_tps = served * w.input_tokens;
+  }
+  auto add = [&](const char* id, double measured, double predicted) {
+    if (measured > 0) out.push_back(ReferenceFigure{id, measured, predicted});
+  };
+  add("ttft_ms", ref.ttft_limit_ms, ttft * 1e3);
+  add("tpot_ms", ref.tpot_limit_ms, tpot * 1e3);
+  const double total = in_tps + out_tps;
+  add(ref.measured_kind == ThroughputKind::Output ? "output_tps" : ref.measured_kind == ThroughputKind::Input ? "input_tps" : "total_tps",
+      ref.measured_tokens_per_s, tokens_of(ref.measured_kind, in_tps, out_tps) * (total > 0 ? 1.0 : 0.0));
+  return out;
+}
+
+// An observed run: the figures at its load; the efficiency from its TPOT (the step time the
+// calibration scales), else from its throughput at that load.
+ReferenceFit calibrate_observed(const Scenario& s) {
+  ReferenceFit c;
+  const Reference& ref = s.reference;
+  EvalOptions o;
+  Scenario rs = reference_scenario(s);
+  rs.slo.tpot_ms = 0;  // its TPOT is what it measured, not a limit it was held to
+  o.ttft = rs.workload.kind == LoadKind::Poisson;
+  o.ttft_requests = 1500;
+  c.ref_eval = evaluate_scenario(rs, o);
+  c.figures = reference_figures(s, c.ref_eval);
+  c.present = !c.figures.empty();
+  for (const ReferenceFigure& f : c.figures) {
+    if (f.id == "tpot_ms" && f.predicted > 0) c.implied = f.predicted / f.measured, c.implied_from = "tpot";
+    if (f.id.size() > 4 && f.id.substr(f.id.size() - 4) == "_tps") c.predicted = f.predicted;
+  }
+  if (c.implied == 0 && c.predicted > 0) c.implied = ref.measured_tokens_per_s / c.predicted, c.implied_from = "throughput";
+  c.calibrated = ref.calibrate && c.implied > 0;
+  return c;
+}
+
 // Calibration to the reference measurement, when asked.
 ReferenceFit calibrate(const Scenario& s) {
   ReferenceFit c;
   const Reference& ref = s.reference;
+  if (ref.present && ref.observed) return calibrate_observed(s);
   c.present = ref.present && ref.measured_tokens_per_s > 0;
   if (!c.present) return c;
   EvalOptions ro;
@@ -30,6 +79,7 @@ ReferenceFit calibrate(const Scenario& s) {
   c.calibrated = ref.calibrate && c.implied > 0;
   return c;
 }
+
 
 // Throughput per GPU vs TPOT of the decode pool as the batch grows.
 std::vector<std::pair<double, double>> decode_curve(const Evaluation& ev) {

@@ -5,6 +5,7 @@
 
 #include "api_internal.hpp"
 #include "slo/analysis.hpp"
+#include "slo/bench_output.hpp"
 #include "slo/corrected_report.hpp"
 #include "slo/scenario.hpp"
 #include "slo/seed_method.hpp"
@@ -109,5 +110,29 @@ std::string catalog(const std::string& lang) {
 }
 
 std::string version() { return SLO_VERSION; }
+
+std::string paste_benchmark(const std::string& scenario_json, const std::string& bench_text, const std::string& lang_code) {
+  return guarded([&]() -> json {
+    const Lang lang = parse_lang(lang_code);
+    ParseResult p = parse_scenario_text(scenario_json, lang);
+    if (!p.ok) return json{{"ok", false}, {"errors", errors_json(p.errors)}};
+    BenchParse b = parse_bench_output(bench_text, lang);
+    if (!b.ok) return json{{"ok", false}, {"errors", errors_json(b.errors)}};
+    BenchReference r = bench_reference(b.out, p.normalized, lang);
+    if (!r.ok) return json{{"ok", false}, {"errors", errors_json(r.errors)}};
+    // The document must stand as a scenario (e.g. a run's lengths beyond the prefill chunk budget).
+    json doc = p.source.is_object() ? p.source : json::object();
+    doc["reference"] = r.document.at("reference");
+    ParseResult check = parse_scenario(doc, lang);
+    if (!check.ok) return json{{"ok", false}, {"errors", errors_json(check.errors)}};
+    const BenchOutput& o = b.out;
+    json read{{"tool", o.tool}, {"format", o.format}, {"requests", o.completed}, {"input_tokens", o.input_tokens}, {"output_tokens", o.output_tokens},
+              {"concurrency", o.concurrency}, {"request_rate", o.request_rate}, {"ttft_mean_ms", o.ttft_mean_ms}, {"ttft_median_ms", o.ttft_median_ms},
+              {"tpot_mean_ms", o.tpot_mean_ms}, {"itl_mean_ms", o.itl_mean_ms}, {"output_tokens_per_s", o.output_tokens_per_s},
+              {"total_tokens_per_s", o.total_tokens_per_s}};
+    return json{{"ok", true}, {"errors", json::array()}, {"benchmark", read}, {"summary", bench_summary(o, lang)},
+                {"scenario", minimal_scenario(check.normalized, doc)}};
+  });
+}
 
 }  // namespace slo::api

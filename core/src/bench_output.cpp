@@ -45,6 +45,7 @@ bool from_json(const json& j, BenchOutput& b) {
     b.ttft_median_ms = stat(j, "time_to_first_token", "p50");
     b.ttft_p99_ms = stat(j, "time_to_first_token", "p99");
     b.itl_mean_ms = stat(j, "inter_token_latency", "avg");
+    b.e2e_mean_ms = stat(j, "request_latency", "avg");
     b.output_tokens_per_s = stat(j, "output_token_throughput", "avg");
     b.request_throughput = stat(j, "request_throughput", "avg");
     b.input_tokens = stat(j, "input_sequence_length", "avg");
@@ -77,6 +78,7 @@ bool from_json(const json& j, BenchOutput& b) {
   b.tpot_mean_ms = num(j, "mean_tpot_ms");
   b.tpot_median_ms = num(j, "median_tpot_ms");
   b.itl_mean_ms = num(j, "mean_itl_ms");
+  b.e2e_mean_ms = num(j, "mean_e2e_latency_ms");
   return true;
 }
 
@@ -102,6 +104,7 @@ void text_line(const std::string& label, double v, BenchOutput& b, double& total
   else if (l == "mean tpot (ms)") b.tpot_mean_ms = v;
   else if (l == "median tpot (ms)") b.tpot_median_ms = v;
   else if (l == "mean itl (ms)") b.itl_mean_ms = v;
+  else if (l == "mean e2e latency (ms)") b.e2e_mean_ms = v;
 }
 
 // genai-perf's table row: "│ Time To First Token (ms) │ 19.31 │ 16.15 │ ..." (avg is the first column).
@@ -129,6 +132,7 @@ void table_row(const std::string& line, BenchOutput& b) {
   else if (l.rfind("inter token latency", 0) == 0) b.itl_mean_ms = avg;
   else if (l.rfind("output token throughput", 0) == 0) b.output_tokens_per_s = avg;
   else if (l.rfind("request throughput", 0) == 0) b.request_throughput = avg;
+  else if (l.rfind("request latency", 0) == 0) b.e2e_mean_ms = avg;
   else if (l.rfind("output sequence length", 0) == 0) b.output_tokens = avg;
   else if (l.rfind("input sequence length", 0) == 0) b.input_tokens = avg;
 }
@@ -199,22 +203,86 @@ BenchParse parse_bench_output(const std::string& text, Lang lang) {
   }
   if (b.total_tokens_per_s <= 0 && b.output_tokens_per_s > 0)
     b.total_tokens_per_s = b.output_tokens_per_s * (b.input_tokens + b.output_tokens) / b.output_tokens;  // same requests, both phases
+  // Little's law: clients in flight = completed requests/s x mean request latency.
+  if (b.tool == "genai-perf" && b.concurrency <= 0 && b.request_rate <= 0 && b.request_throughput > 0 && b.e2e_mean_ms > 0) {
+    b.concurrency = std::max(1.0, std::round(b.request_throughput * b.e2e_mean_ms * 1e-3));
+    b.concurrency_inferred = true;
+  } else if (b.tool == "genai-perf" && b.concurrency <= 0 && b.request_rate <= 0) {
+    b.concurrency = 1;  // genai-perf's default --concurrency
+  }
   r.ok = true;
   return r;
 }
 
-json bench_reference_patch(const BenchOutput& b) {
+std::string bench_summary(const BenchOutput& b, Lang lang) {
+  const bool zh = lang == Lang::Zh;
+  auto n = [](double x) { return format_fixed(x, x < 100 ? 1 : 0, true); };
+  auto count = [](double x) { return format_fixed(x, 0, true); };
+  std::string load = b.request_rate > 0 ? (zh ? "泊松到达 " + n(b.request_rate) + " 请求/秒" : "Poisson arrivals at " + n(b.request_rate) + " requests/s")
+                     : b.concurrency > 0 ? (zh ? "闭环 " + count(b.concurrency) + " 个并发客户端" : "closed loop of " + count(b.concurrency) + " clients")
+                                         : (zh ? "全部请求同时发出" : "every request sent at once");
+  if (b.concurrency_inferred)
+    load += zh ? "（由 Little 定律推得：" + n(b.request_throughput) + " 请求/秒 x " + count(b.e2e_mean_ms) + " ms；genai-perf 的表格不打印 --concurrency）"
+               : " (by Little's law: " + n(b.request_throughput) + " requests/s x " + count(b.e2e_mean_ms) + " ms; genai-perf's table does not print --concurrency)";
+  const std::string requests = b.completed > 0 ? (zh ? count(b.completed) + " 个请求，" : count(b.completed) + " requests, ") : "";
+  std::string s = zh ? "已读取 " + b.tool + " 的" + (b.format == "json" ? "JSON" : "文本") + "输出：" + requests + "输入 " +
+                           n(b.input_tokens) + " / 输出 " + n(b.output_tokens) + " tokens，" + load
+                     : "Read " + b.tool + " " + b.format + " output: " + requests + n(b.input_tokens) + " input / " +
+                           n(b.output_tokens) + " output tokens, " + load;
   const double tpot = b.tpot_mean_ms > 0 ? b.tpot_mean_ms : b.itl_mean_ms;
-  const double ttft = b.ttft_median_ms > 0 ? b.ttft_median_ms : b.ttft_mean_ms;
+  const double ttft = b.ttft_mean_ms > 0 ? b.ttft_mean_ms : b.ttft_median_ms;
+  if (ttft > 0) s += (zh ? "；TTFT " : "; TTFT ") + n(ttft) + " ms";
+  if (tpot > 0) s += (zh ? "，TPOT " : ", TPOT ") + n(tpot) + " ms";
+  if (b.total_tokens_per_s > 0) s += (zh ? "，" : ", ") + n(b.total_tokens_per_s) + (zh ? " tokens/s（输入 + 输出）" : " tokens/s (input + output)");
+  s += zh ? "。视为本场景部署的一次运行（若在别处运行，请修改参考实测字段）。" : ". Taken as a run of this scenario's deployment (edit the reference fields if it ran elsewhere).";
+  return s;
+}
+
+BenchReference bench_reference(const BenchOutput& b, const json& normalized, Lang lang) {
+  BenchReference r;
+  Errors E(lang);
+  const json& hw = normalized.at("hardware");
+  if (hw.at("gpu") == "custom") {
+    E.add_rule("hardware.gpu", &hw.at("gpu"), "is a custom GPU: a reference measurement names a GPU preset", "为自定义 GPU：参考实测须使用 GPU 预设",
+               "a GPU preset (choose the GPU the benchmark ran on, then paste again)", "GPU 预设（先选择基准测试所用 GPU，再粘贴）");
+    r.errors = E.list();
+    return r;
+  }
+  // The run is taken as one of the scenario's own deployment: its GPU, precision and pools.
+  json ref = normalized.at("reference");
+  ref["preset"] = "custom";
+  ref["name"] = b.tool + " benchmark (pasted)";
+  ref["source"] = "pasted " + b.tool + " " + b.format + " output";
+  ref["gpu"] = hw.at("gpu");
+  ref["gpus_per_node"] = hw.at("gpus_per_node");
+  ref["precision"] = normalized.at("precision");
+  ref["deployment"] = normalized.at("deployment");
+  // The load it ran: a capped client pool is a closed loop; a finite rate Poisson arrivals (the
+  // tools draw exponential gaps by default); neither, every request sent at once (a burst).
+  const double in = std::max(1.0, std::round(b.input_tokens)), out = std::max(1.0, std::round(b.output_tokens));
+  json& w = ref["workload"];
+  w = json{{"kind", "poisson"}, {"concurrency", nullptr}, {"batch", nullptr}, {"requests", nullptr}, {"input_tokens", in}, {"input_tokens_max", in},
+           {"output_tokens", out}, {"output_tokens_max", out}, {"context_length", in + out}, {"arrival_qpm", nullptr}};
+  if (b.request_rate > 0) {
+    w["arrival_qpm"] = b.request_rate * 60.0;
+  } else if (b.concurrency > 0) {
+    w["kind"] = "closed_loop";
+    w["concurrency"] = b.concurrency;
+  } else {
+    w["kind"] = "burst";
+    w["requests"] = std::max(1.0, b.completed);
+  }
+  const double tpot = b.tpot_mean_ms > 0 ? b.tpot_mean_ms : b.itl_mean_ms;
+  const double ttft = b.ttft_mean_ms > 0 ? b.ttft_mean_ms : b.ttft_median_ms;
   const double qpm = b.request_throughput * 60.0;
-  json measured = {{"throughput_tokens_per_s", b.total_tokens_per_s}, {"throughput_kind", "total"},
-                   {"tpot_ms", tpot > 0 ? json(tpot) : json(nullptr)}, {"ttft_ms", ttft > 0 ? json(ttft) : json(nullptr)},
-                   {"qpm", qpm > 0 ? json(qpm) : json(nullptr)}};
-  const double in = std::round(b.input_tokens), out = std::round(b.output_tokens);
-  json workload = {{"input_tokens", in}, {"input_tokens_max", in}, {"output_tokens", out}, {"output_tokens_max", out},
-                   {"arrival_qpm", b.request_rate > 0 ? json(b.request_rate * 60.0) : json(nullptr)}};
-  return json{{"reference", {{"preset", "custom"}, {"name", b.tool + " benchmark (pasted)"}, {"source", "pasted " + b.tool + " " + b.format + " output"},
-                             {"workload", workload}, {"measured", measured}}}};
+  ref["measured"] = json{{"throughput_tokens_per_s", b.total_tokens_per_s}, {"throughput_kind", "total"},
+                         {"tpot_ms", tpot > 0 ? json(tpot) : json(nullptr)}, {"ttft_ms", ttft > 0 ? json(ttft) : json(nullptr)},
+                         {"qpm", qpm > 0 ? json(qpm) : json(nullptr)}, {"observed", true}};
+  ref["calibrate"] = false;
+  r.document = normalized;
+  r.document["reference"] = ref;
+  r.ok = true;
+  return r;
 }
 
 }  // namespace slo

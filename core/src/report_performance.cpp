@@ -195,6 +195,36 @@ void add_ttft(Report& r, const Ctx& c) {
   }
 }
 
+namespace {
+
+Value error_value(double pct) {
+  Value v = Value::fixed(pct, 0, "%", false, "");
+  v.text = signed_num(pct, 0) + "%";
+  return v;
+}
+
+// An observed reference run: each measured figure beside the prediction of the same run.
+Table reference_figures_table(const B& b, const std::vector<ReferenceFigure>& figures) {
+  Table t;
+  t.id = "reference_figures";
+  t.title = b.t("The reference run at its own load: measured vs predicted (before calibration)", "参考运行在其自身负载下：实测与预测（校准前）");
+  t.columns = {b.t("figure", "指标"), b.t("measured", "实测"), b.t("predicted", "预测"), b.t("error", "误差")};
+  for (const ReferenceFigure& f : figures) {
+    const bool time = f.id == "ttft_ms" || f.id == "tpot_ms";
+    const std::string label = f.id == "ttft_ms" ? b.t("TTFT (mean)", "TTFT（均值）") : f.id == "tpot_ms" ? b.t("TPOT (mean)", "TPOT（均值）")
+                            : f.id == "output_tps" ? b.t("output tokens/s", "输出 tokens/s") : f.id == "input_tps" ? b.t("input tokens/s", "输入 tokens/s")
+                                                                                          : b.t("input + output tokens/s", "输入 + 输出 tokens/s");
+    auto value = [&](double x) { return time ? b.fixed(x, x < 100 ? 1 : 0, "ms", true) : b.tps(x); };
+    t.rows.push_back({Value::str(label), value(f.measured), f.predicted > 0 ? value(f.predicted) : Value::str(b.t("none (does not fit)", "无（放不下）")),
+                      f.predicted > 0 ? error_value((f.predicted / f.measured - 1) * 100) : Value::str("")});
+  }
+  t.note = b.t("Error = predicted / measured - 1. The run is predicted with the reference deployment and the same lengths and load.",
+               "误差 = 预测 / 实测 - 1。按参考部署、相同长度与负载预测这次运行。");
+  return t;
+}
+
+}  // namespace
+
 void add_calibration(Report& r, const Ctx& c) {
   const B& b = c.b;
   const Analysis& a = c.a;
@@ -205,11 +235,19 @@ void add_calibration(Report& r, const Ctx& c) {
     sec.row("ref", b.t("Reference", "参考"), Value::str(ref.name.empty() ? ref.id : ref.name));
     sec.row("ref_gpus", b.t("Reference deployment", "参考部署"), Value::str(std::to_string(ref.gpus()) + " x " + ref.gpu.name + ", " + ref.precision.scheme_name()));
     sec.row("ref_measured", std::string(b.t("Measured (", "实测（")) + kind_label(b, ref.measured_kind) + ")", b.tps(ref.measured_tokens_per_s));
-    sec.row("ref_predicted", std::string(b.t("Predicted by this estimator at TPOT <= ", "本估算器预测（TPOT <= ")) + b.num(ref.tpot_limit_ms) + " ms" + b.t("", "）"), b.tps(a.calibration.predicted), "", 0,
-            limit_label(b, a.calibration.ref_eval.lambda_limit));
-    sec.row("implied", b.t("Implied efficiency (measured / predicted)", "隐含效率（实测 / 预测）"), b.percent(a.calibration.implied, 1));
+    if (ref.observed) {
+      sec.row("ref_predicted", b.t("Predicted by this estimator for the same run", "本估算器对同一运行的预测"), b.tps(a.calibration.predicted));
+      sec.row("implied", a.calibration.implied_from == "tpot" ? b.t("Implied efficiency (predicted TPOT / measured TPOT)", "隐含效率（预测 TPOT / 实测 TPOT）")
+                                                              : b.t("Implied efficiency (measured / predicted throughput)", "隐含效率（实测 / 预测吞吐）"),
+              b.percent(a.calibration.implied, 1));
+    } else {
+      sec.row("ref_predicted", std::string(b.t("Predicted by this estimator at TPOT <= ", "本估算器预测（TPOT <= ")) + b.num(ref.tpot_limit_ms) + " ms" + b.t("", "）"), b.tps(a.calibration.predicted), "", 0,
+              limit_label(b, a.calibration.ref_eval.lambda_limit));
+      sec.row("implied", b.t("Implied efficiency (measured / predicted)", "隐含效率（实测 / 预测）"), b.percent(a.calibration.implied, 1));
+    }
     sec.row("calibrated", b.t("Target projected with it", "按此效率投射目标"), Value::str(a.calibration.calibrated ? b.t("yes: every time in this report is scaled by predicted / measured", "是：本报告所有时间均乘以 预测 / 实测")
                                                                                                        : b.t("no (turn on \"Calibrate to this measurement\" under \"Reference measurement and calibration\" to project the targets with this efficiency)", "否（在“参考实测与校准”中打开“按此实测校准”，即按此效率推算各目标）")));
+    if (!a.calibration.figures.empty()) sec.table(reference_figures_table(b, a.calibration.figures));
     if (a.calibration.calibrated && ref.gpu_id != s.gpu_id)
       r.warnings.push_back(b.t("The reference ran on a different GPU: its implied efficiency transfers only approximately.", "参考实测使用了不同的 GPU：其隐含效率只能近似迁移。"));
   }

@@ -210,6 +210,7 @@ ParseResult parse_scenario(const json& doc, Lang lang) {
   rf.tpot_limit_ms = R.number(meas, "reference.measured", "tpot_ms", 0, 1e6, false, true, 0, true);
   rf.ttft_limit_ms = R.number(meas, "reference.measured", "ttft_ms", 0, 1e9, false, true, 0, true);
   rf.measured_qpm = R.number(meas, "reference.measured", "qpm", 0, 1e9, false, true, 0, true);
+  rf.observed = R.boolean(meas, "reference.measured", "observed");
   rf.calibrate = R.boolean(ref, "reference", "calibrate");
 
   // Cross-field rules that need the model (only once the fields themselves are valid).

@@ -5,6 +5,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "slo/api.hpp"
 #include "slo/bench_output.hpp"
 #include "slo/scenario.hpp"
 
@@ -66,18 +67,47 @@ TEST(BenchOutput, GenaiPerfTableAndJson) {
     EXPECT_DOUBLE_EQ(p.out.request_throughput, 4.43) << f;
   }
   EXPECT_DOUBLE_EQ(parse_bench_output(fixture("genai-perf.json")).out.concurrency, 16);
+  // the console table has no --concurrency: Little's law, 4.43 requests/s x 3,612.88 ms = 16
+  const BenchOutput table = parse_bench_output(fixture("genai-perf.txt")).out;
+  EXPECT_DOUBLE_EQ(table.concurrency, 16);
+  EXPECT_TRUE(table.concurrency_inferred);
 }
 
-TEST(BenchOutput, TheReferencePatchParsesAsAScenario) {
+TEST(BenchOutput, TheRunBecomesTheReferenceOfTheScenariosOwnDeployment) {
+  const nlohmann::json normalized = parse_scenario(default_scenario_json()).normalized;
   BenchParse p = parse_bench_output(fixture("vllm.json"));
   ASSERT_TRUE(p.ok);
-  nlohmann::json doc = bench_reference_patch(p.out);
-  doc["version"] = 2;
-  EXPECT_EQ(doc["reference"]["workload"]["input_tokens"], 2048);
-  EXPECT_NEAR(doc["reference"]["measured"]["qpm"].get<double>(), 8.14 * 60, 1e-9);
-  EXPECT_DOUBLE_EQ(doc["reference"]["measured"]["tpot_ms"].get<double>(), 27.64);
-  ParseResult r = parse_scenario(doc);
-  EXPECT_TRUE(r.ok) << (r.errors.empty() ? "" : r.errors[0].message);
+  BenchReference r = bench_reference(p.out, normalized);
+  ASSERT_TRUE(r.ok);
+  const nlohmann::json& ref = r.document["reference"];
+  EXPECT_EQ(ref["preset"], "custom");
+  EXPECT_EQ(ref["gpu"], normalized["hardware"]["gpu"]);
+  EXPECT_EQ(ref["deployment"], normalized["deployment"]);
+  EXPECT_EQ(ref["workload"]["kind"], "closed_loop");  // --max-concurrency 32 at an unlimited rate
+  EXPECT_EQ(ref["workload"]["concurrency"], 32);
+  EXPECT_EQ(ref["workload"]["input_tokens"], 2048);
+  EXPECT_NEAR(ref["measured"]["qpm"].get<double>(), 8.14 * 60, 1e-9);
+  EXPECT_DOUBLE_EQ(ref["measured"]["tpot_ms"].get<double>(), 27.64);
+  EXPECT_EQ(ref["measured"]["observed"], true);
+  EXPECT_EQ(ref["calibrate"], false);
+  ParseResult back = parse_scenario(r.document);
+  EXPECT_TRUE(back.ok) << (back.errors.empty() ? "" : back.errors[0].message);
+  // A finite rate is Poisson arrivals at it; neither a rate nor a cap, a burst of every request.
+  BenchOutput rate = p.out;
+  rate.request_rate = 4;
+  EXPECT_EQ(bench_reference(rate, normalized).document["reference"]["workload"]["arrival_qpm"], 240.0);
+  BenchOutput burst = p.out;
+  burst.concurrency = 0;
+  EXPECT_EQ(bench_reference(burst, normalized).document["reference"]["workload"]["kind"], "burst");
+}
+
+TEST(BenchOutput, ACustomGpuScenarioIsNamedNotGuessed) {
+  nlohmann::json normalized = parse_scenario(default_scenario_json()).normalized;
+  normalized["hardware"]["gpu"] = "custom";
+  BenchReference r = bench_reference(parse_bench_output(fixture("sglang.txt")).out, normalized);
+  EXPECT_FALSE(r.ok);
+  ASSERT_EQ(r.errors.size(), 1u);
+  EXPECT_EQ(r.errors[0].path, "hardware.gpu");
 }
 
 TEST(BenchOutput, AnythingElseIsOneClearError) {
@@ -87,4 +117,61 @@ TEST(BenchOutput, AnythingElseIsOneClearError) {
     ASSERT_EQ(p.errors.size(), 1u);
     EXPECT_EQ(p.errors[0].path, "benchmark");
   }
+}
+
+namespace {
+nlohmann::json call(const std::string& out) { return nlohmann::json::parse(out); }
+
+const nlohmann::json* section(const nlohmann::json& report, const std::string& id) {
+  for (const auto& s : report["sections"])
+    if (s["id"] == id) return &s;
+  return nullptr;
+}
+
+const nlohmann::json* item(const nlohmann::json& sec, const std::string& id) {
+  for (const auto& i : sec["items"])
+    if (i.value("id", "") == id) return &i;
+  return nullptr;
+}
+}  // namespace
+
+// Pasted through the string API (what the page and `slo-estimator reference` call): the report shows
+// each measured figure beside the prediction of the same run, and calibration scales the times by
+// the run's predicted / measured TPOT.
+TEST(BenchOutput, APastedRunIsComparedPerFigureAndCalibratesTheTimes) {
+  const std::string def = api::default_scenario();
+  nlohmann::json pasted = call(api::paste_benchmark(def, fixture("sglang.txt"), "en"));
+  ASSERT_TRUE(pasted["ok"].get<bool>()) << pasted.dump();
+  EXPECT_NE(pasted["summary"].get<std::string>().find("closed loop of 64 clients"), std::string::npos);
+  const nlohmann::json r1 = call(api::evaluate(pasted["scenario"].dump(), R"({"formats":["json"]})"));
+  ASSERT_TRUE(r1["ok"].get<bool>()) << r1.dump();
+  const nlohmann::json* cal = section(r1["report"], "calibration");
+  ASSERT_NE(cal, nullptr);
+  const nlohmann::json* table = item(*cal, "reference_figures");
+  ASSERT_NE(table, nullptr);
+  ASSERT_EQ((*table)["rows"].size(), 3u);  // TTFT, TPOT, throughput
+  EXPECT_DOUBLE_EQ((*table)["rows"][0][1]["number"].get<double>(), 412.35);
+  EXPECT_DOUBLE_EQ((*table)["rows"][1][1]["number"].get<double>(), 9.79);
+  const double predicted_tpot = (*table)["rows"][1][2]["number"].get<double>();
+  ASSERT_GT(predicted_tpot, 1.0);
+  // A run measured at twice the predicted TPOT implies 50% efficiency; calibrating doubles the time scale.
+  std::string slow = fixture("sglang.txt");
+  slow.replace(slow.find("Mean ITL (ms):                           9.79"), 46, "Mean ITL (ms):                           " + std::to_string(2 * predicted_tpot));
+  nlohmann::json p2 = call(api::paste_benchmark(def, slow, "en"));
+  ASSERT_TRUE(p2["ok"].get<bool>()) << p2.dump();
+  p2["scenario"]["reference"]["calibrate"] = true;
+  const nlohmann::json r2 = call(api::evaluate(p2["scenario"].dump(), R"({"formats":["json"]})"));
+  ASSERT_TRUE(r2["ok"].get<bool>()) << r2.dump();
+  EXPECT_NEAR((*item(*section(r2["report"], "calibration"), "implied"))["value"]["number"].get<double>(), 0.5, 1e-3);
+  const nlohmann::json* t2 = item(*section(r2["report"], "calibration"), "reference_figures");
+  EXPECT_NEAR((*t2)["rows"][1][2]["number"].get<double>(), predicted_tpot, 1e-9);  // the table stays uncalibrated
+}
+
+TEST(BenchOutput, ThePasteNamesWhatIsWrong) {
+  const nlohmann::json bad = call(api::paste_benchmark(api::default_scenario(), "Successful requests: 10\n", "zh"));
+  EXPECT_FALSE(bad["ok"].get<bool>());
+  EXPECT_EQ(bad["errors"][0]["path"], "benchmark");
+  const nlohmann::json bad_scenario = call(api::paste_benchmark("{\"version\": 2, \"hardware\": {\"nodes\": 0}}", fixture("vllm.txt"), "en"));
+  EXPECT_FALSE(bad_scenario["ok"].get<bool>());
+  EXPECT_EQ(bad_scenario["errors"][0]["path"], "hardware.nodes");
 }

@@ -15,13 +15,24 @@
 
 namespace slo {
 
+// One figure of an observed reference run (a benchmark) beside this estimator's prediction of the
+// same run at the same load, uncalibrated.
+struct ReferenceFigure {
+  std::string id;  // "ttft_ms" | "tpot_ms" | "output_tps" | "total_tps"
+  double measured = 0, predicted = 0;
+};
+
 // The reference measurement, predicted by this estimator, and the efficiency it implies.
 struct ReferenceFit {
   bool present = false;      // a reference with a measured figure
   Evaluation ref_eval;       // the reference deployment (no TTFT)
   double predicted = 0;      // tokens/s in the measured kind at the reference's TPOT limit
   double implied = 0;        // measured / predicted (0 = none)
+  // What the implied efficiency compares: "capacity" (tokens/s at the TPOT limit, published points),
+  // "tpot" (an observed run's TPOT, predicted / measured) or "throughput" (observed, at its load).
+  std::string implied_from = "capacity";
   bool calibrated = false;   // the scenario's times are scaled by 1 / implied
+  std::vector<ReferenceFigure> figures;  // observed runs: each measured figure at the run's own load
 };
 
 struct TtftCurvePoint {

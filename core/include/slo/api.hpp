@@ -27,4 +27,9 @@ std::string search(const std::string& scenario_json, const std::string& options_
 // -> {"ok", "errors", "engine", "commands": [{"role", "replicas", "nodes", "command", "yaml"}], "cannot": [...]}
 std::string launch(const std::string& scenario_json, const std::string& options_json);
 
+// A pasted benchmark output (sglang.bench_serving, vllm bench serve, genai-perf; text or JSON) made
+// the scenario's reference measurement: -> {"ok", "errors", "benchmark" (what was read), "summary"
+// (one line in `lang`), "scenario" (the document with the run as reference, calibration off)}.
+std::string paste_benchmark(const std::string& scenario_json, const std::string& bench_text, const std::string& lang);
+
 }  // namespace slo::api

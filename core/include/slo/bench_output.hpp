@@ -27,6 +27,9 @@ struct BenchOutput {
   double ttft_mean_ms = 0, ttft_median_ms = 0, ttft_p99_ms = 0;
   double tpot_mean_ms = 0, tpot_median_ms = 0;
   double itl_mean_ms = 0;
+  double e2e_mean_ms = 0;           // mean request latency
+  // genai-perf's table does not print its --concurrency: Little's law (requests/s x mean latency).
+  bool concurrency_inferred = false;
 };
 
 struct BenchParse {
@@ -38,8 +41,19 @@ struct BenchParse {
 // Recognises the tool and format; ok when the lengths and at least one latency or throughput are read.
 BenchParse parse_bench_output(const std::string& text, Lang lang = Lang::En);
 
-// The scenario patch {"reference": {...}} that makes the parsed run the reference measurement
-// (preset "custom"; its workload and measured figures; the caller keeps its GPU and deployment).
-nlohmann::json bench_reference_patch(const BenchOutput& b);
+// One line saying what was read (report language): tool, requests, lengths, load and figures.
+std::string bench_summary(const BenchOutput& b, Lang lang);
+
+struct BenchReference {
+  bool ok = false;
+  nlohmann::json document;  // the scenario with the run as its reference measurement
+  std::vector<FieldError> errors;
+};
+
+// The normalized scenario with the parsed run as its reference measurement (preset "custom",
+// `measured.observed`): the run is taken as one of the scenario's own deployment (GPU, precision,
+// pools), at the run's lengths and load (closed loop at the client cap, Poisson at a finite rate,
+// else a burst of every request). Calibration stays off until the user turns it on.
+BenchReference bench_reference(const BenchOutput& b, const nlohmann::json& normalized, Lang lang = Lang::En);
 
 }  // namespace slo

@@ -107,6 +107,9 @@ struct Reference {
   double tpot_limit_ms = 50;
   double ttft_limit_ms = 0;
   double measured_qpm = 0;
+  // false: TPOT/TTFT are the limits the throughput was measured under (published capacity points);
+  // true: all figures were observed at the workload's own load (a benchmark run, e.g. a pasted one).
+  bool observed = false;
   bool calibrate = false;  // project the target with the efficiency this measurement implies
   int gpus() const;
 };
