@@ -131,7 +131,8 @@ std::string paste_benchmark(const std::string& scenario_json, const std::string&
               {"tpot_mean_ms", o.tpot_mean_ms}, {"itl_mean_ms", o.itl_mean_ms}, {"output_tokens_per_s", o.output_tokens_per_s},
               {"total_tokens_per_s", o.total_tokens_per_s}};
     return json{{"ok", true}, {"errors", json::array()}, {"benchmark", read}, {"summary", bench_summary(o, lang)},
-                {"scenario", minimal_scenario(check.normalized, doc)}};
+                {"scenario", minimal_scenario(check.normalized, doc)},
+                {"reference", check.normalized.at("reference")}};
   });
 }
 

@@ -546,6 +546,11 @@
       } });
       return h('div', { class: 'field wide' }, h('label', { for: id, text: t('precision_scheme') }), h('div', { class: 'control' }, sel));
     }
+    if (w === 'bench-paste') {
+      return SLO.benchPaste.widget({ t, lang: () => state.lang, call: (fn, ...a) => E.call(fn, ...a), scenarioJson: () => JSON.stringify(sentDoc()),
+        setReference: (ref) => { setDoc('reference', ref); edited(true); },
+        calibrate: () => { setDoc('reference.calibrate', true); edited(true); }, showReport: () => selectTab('corrected') });
+    }
     if (w === 'reference-preset') {
       const sel = h('select', { id: fid(f.path), name: f.path });
       const rebuild = () => {

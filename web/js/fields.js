@@ -174,6 +174,7 @@
     { id: 'deployment', details: true, title: L('Parallelism and memory', '并行与显存'), fields: deploymentFields('') },
     { id: 'reference', details: true, title: L('Reference measurement and calibration', '参考实测与校准'), fields: [
       { widget: 'reference-preset', path: 'reference.preset', label: L('Reference point', '参考测量点') },
+      { widget: 'bench-paste' },
       { path: 'reference.calibrate', type: 'bool', when: (d) => get(d, 'reference.preset') !== 'none', label: L('Calibrate to this measurement', '按此实测校准') },
       { group: 'reference-body', when: (d) => get(d, 'reference.preset') !== 'none', fields: [
         { path: 'reference.name', type: 'text', nullable: true, maxlength: 200, label: L('Name', '名称'), ref: true },

@@ -29,7 +29,8 @@ std::string launch(const std::string& scenario_json, const std::string& options_
 
 // A pasted benchmark output (sglang.bench_serving, vllm bench serve, genai-perf; text or JSON) made
 // the scenario's reference measurement: -> {"ok", "errors", "benchmark" (what was read), "summary"
-// (one line in `lang`), "scenario" (the document with the run as reference, calibration off)}.
+// (one line in `lang`), "scenario" (the minimal document with the run as reference, calibration off), "reference" (that
+// reference object in full)}.
 std::string paste_benchmark(const std::string& scenario_json, const std::string& bench_text, const std::string& lang);
 
 }  // namespace slo::api
