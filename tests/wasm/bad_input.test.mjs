@@ -4,7 +4,7 @@
 // all of them the module still evaluates the default scenario exactly as before.
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { loadModule, cliBatch, diff } from './common.mjs';
+import { loadModule, cli, cliBatch, diff } from './common.mjs';
 
 let m, defaultDoc, baseline;
 const OPTS = JSON.stringify({ method: 'corrected', lang: 'en', formats: ['json', 'text', 'markdown'] });
@@ -219,6 +219,24 @@ test('non-string arguments are refused by the binding, not by a trap', () => {
   // The object helpers of api.js turn objects into text first.
   assert.equal(m.evaluateObject({ version: 3 }, {}).ok, false);
   assert.equal(m.validateObject('not json').ok, false);
+});
+
+test('pasted benchmark outputs: hostile text is one error, a real one the same document as the CLI', async () => {
+  const s = m.defaultScenario();
+  for (const t of ['', 'hello', '{"a":1}', '\ud800', '\0'.repeat(1000), 'x'.repeat(2 << 20), '['.repeat(100000),
+    '{"mean_ttft_ms": 1e400, "completed": -5}', 'Successful requests: 1e308\nTotal input tokens: nan\n']) {
+    const r = call('pasteBenchmark', s, t, 'en');
+    assert.equal(r.ok, false, `accepted ${t.slice(0, 30)}`);
+    assert.equal(r.errors[0].path, 'benchmark');
+  }
+  assert.equal(call('pasteBenchmark', '{"version": 9}', 'x', 'zh').ok, false);
+  const { readFileSync, writeFileSync } = await import('node:fs');
+  const out = readFileSync(new URL('../fixtures/bench/sglang.txt', import.meta.url), 'utf8');
+  const r = call('pasteBenchmark', s, out, 'en');
+  assert.equal(r.ok, true, JSON.stringify(r.errors));
+  writeFileSync('/tmp/slo-wasm-bench.txt', out);
+  const native = JSON.parse(cli(['reference', '--bench', '/tmp/slo-wasm-bench.txt']));
+  assert.deepEqual(r.scenario, native, 'wasm and CLI make the same document');
 });
 
 test('after all of the above the module still evaluates the default scenario, unchanged', () => {
