@@ -88,7 +88,7 @@ const styles = styleHrefs.map((rel) => {
   return '<style data-src="' + rel + '">' + body + '</style>';
 });
 const csp = ["default-src 'none'", "script-src " + scriptHashes.join(' ') + " 'wasm-unsafe-eval'", 'style-src ' + styleHashes.join(' '),
-  "img-src 'self' data: blob:", "connect-src data:", "worker-src blob:", "base-uri 'none'", "form-action 'none'"].join('; ');
+  "img-src 'self' data: blob:", "connect-src data: https://huggingface.co", "worker-src blob:", "base-uri 'none'", "form-action 'none'"].join('; ');
 let single = html
   .replace(/<meta http-equiv="Content-Security-Policy" content="[^"]*">/, '<meta http-equiv="Content-Security-Policy" content="' + csp + '">')
   .replace(/<link rel="stylesheet" href="[^"]+">\n?/g, () => '')

@@ -491,7 +491,7 @@
       });
       const wrap = h('details', { class: 'field config wide', 'data-path': f.path, id: 'config-box', open: F.get(state.doc, 'model.config') ? true : null },
         h('summary', { text: tl(f.label) }),
-        status, clearBtn,
+        status, clearBtn, hubRow(local),
         h('label', { for: 'config-paste', text: t('config_paste') }), ta, apply,
         h('div', { class: 'upload' }, h('label', { for: 'config-file', text: t('config_upload') }), file),
         local, errorEl(f.path));
@@ -599,6 +599,28 @@
       return h('div', { class: 'field wide' }, h('label', { for: 'doc-json', text: t('scenario_json') }), ta, h('p', { id: 'doc-note', class: 'muted small', text: t('scenario_json_note') }), apply, local);
     }
     return null;
+  }
+
+  // "Qwen/Qwen2.5-7B-Instruct" -> its config.json from the Hub (hub.js), applied like a pasted one.
+  function hubRow(local) {
+    const input = h('input', { type: 'text', id: 'hf-id', props: { maxLength: 96 }, spellcheck: 'false', autocomplete: 'off', placeholder: 'Qwen/Qwen2.5-7B-Instruct' });
+    const go = async () => {
+      const id = input.value.trim();
+      showLocal(local, '');
+      const st = $('config-status');
+      if (st) { st.textContent = t('hf_fetching', { id }); st.hidden = false; }
+      const r = await SLO.hub.fetchConfig(id);
+      if (!r.ok) {
+        if (st) st.hidden = true;
+        showLocal(local, t('hf_' + r.reason, { id, status: r.status || '' }));
+        return;
+      }
+      if (typeof r.config._name_or_path !== 'string') r.config._name_or_path = id;  // names the model after its repo
+      applyConfigText(JSON.stringify(r.config));
+    };
+    input.addEventListener('keydown', (e) => { if (e.key === 'Enter') { e.preventDefault(); go(); } });
+    return h('div', { class: 'hub' }, h('label', { for: 'hf-id', text: t('hf_id') }),
+      h('div', { class: 'hub-row' }, input, h('button', { type: 'button', class: 'btn small', id: 'btn-hf-fetch', text: t('hf_fetch'), on: { click: go } })));
   }
 
   function showLocal(el, msg) {
