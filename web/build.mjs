@@ -1,13 +1,16 @@
 #!/usr/bin/env node
 // Builds the static page: node web/build.mjs --wasm <slo_core.js> --out <dir>
-//   <dir>/index.html + css/, js/, slo_core.js, chart.umd.min.js (served from any static host)
-//   <dir>/slo-estimator.html: one self-contained file (CSS, JS, Chart.js and the wasm module inlined)
+//   <dir>/index.html + css/, js/app.js, js/engine-worker.js, slo_core.js (served from any static host)
+//   <dir>/slo-estimator.html: one self-contained file (CSS, the page and the wasm module inlined)
 //   whose Content-Security-Policy allows exactly its inline blocks by sha256 hash.
-// No bundler: the page is plain classic scripts (they also run from file://).
+// The page's ES modules (js/main.js and what it imports, Chart.js from npm included) are bundled by
+// esbuild into one classic script, js/app.js: module scripts do not load from file://, and the
+// single file inlines it.
 import fs from 'node:fs';
 import path from 'node:path';
 import crypto from 'node:crypto';
 import { fileURLToPath } from 'node:url';
+import * as esbuild from 'esbuild';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
@@ -33,9 +36,8 @@ if (!fs.existsSync(wasmJs)) {
   console.error('build.mjs: no such file: ' + wasmJs + ' (build the wasm module first, see docs/DESIGN.md)');
   process.exit(1);
 }
-const chartJs = path.join(here, 'node_modules', 'chart.js', 'dist', 'chart.umd.min.js');
-if (!fs.existsSync(chartJs)) {
-  console.error('build.mjs: ' + chartJs + ' is missing: run `npm ci` in web/');
+if (!fs.existsSync(path.join(here, 'node_modules', 'chart.js'))) {
+  console.error('build.mjs: web/node_modules is missing: run `npm ci` in web/');
   process.exit(1);
 }
 
@@ -43,13 +45,19 @@ const read = (p) => fs.readFileSync(p, 'utf8');
 // Source maps are not shipped: drop the comment so that no tool requests a missing file.
 const stripMap = (s) => s.replace(/\n?\/\/# sourceMappingURL=\S+\s*$/, '\n');
 
+// The page bundle: ES modules -> one minified IIFE (no source map shipped).
+const bundle = esbuild.buildSync({
+  entryPoints: [path.join(here, 'js', 'main.js')], bundle: true, format: 'iife', target: 'es2020', minify: true,
+  write: false, legalComments: 'eof', logLevel: 'warning',
+}).outputFiles[0].text;
+
 const html = read(path.join(here, 'index.html'));
 const scriptSrcs = [...html.matchAll(/<script src="([^"]+)" defer><\/script>/g)].map((m) => m[1]);
 const styleHrefs = [...html.matchAll(/<link rel="stylesheet" href="([^"]+)">/g)].map((m) => m[1]);
 
 function sourceOf(rel) {
   if (rel === 'slo_core.js') return stripMap(read(wasmJs));
-  if (rel === 'chart.umd.min.js') return stripMap(read(chartJs));
+  if (rel === 'js/app.js') return bundle;
   return read(path.join(here, rel));
 }
 
