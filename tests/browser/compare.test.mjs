@@ -25,7 +25,24 @@ run('compare: pin A, edit B, both side by side; the link carries both', async ()
   assert.match(await page.locator("#compare-view tr.differs", { hasText: "Throughput" }).textContent(), /\+\d[\d,]* tokens\/s \(\+\d+%\)/, "B - A of a number");
   const link = await page.evaluate(() => window.SloEstimator.link());
   assert.match(link, /&a=1\.[A-Za-z0-9_-]+$/);
+  // The line charts both reports carry, overlaid: A's series and B's in one chart.
+  await page.waitForFunction(() => document.querySelectorAll('#compare-view .compare-chart canvas').length === 2);
+  const labels = await page.evaluate(() => [...SLO.charts.live].filter((c) => c.canvas.closest('#compare-view'))
+    .map((c) => c.data.datasets.map((d) => d.label)));
+  assert.deepEqual(labels.map((l) => l.filter((x) => /^[AB]: /.test(x)).length > 0), [true, true]);
+  assert.ok(labels.flat().includes('A: decode pool') && labels.flat().includes('B: decode pool'), labels.flat().join(', '));
   await H.screenshot(page, 'compare-1440-en.png', { fullPage: false });
+  await page.locator('#compare-view .compare-chart').first().scrollIntoViewIfNeeded();
+  await H.screenshot(page, 'compare-charts-1440-en.png', { fullPage: false });
+  // The embed view of the same link: the comparison, compact (no charts, only the rows that differ).
+  const embed = await H.openPage(env.browser.context, link.replace('&lang=en', '&lang=en&view=embed'));
+  await embed.waitForSelector('#compare-view');
+  assert.equal(await embed.locator('#compare-view canvas').count(), 0);
+  assert.match(await embed.textContent('#compare-view'), /A: Meets 2 of 5 targets[\s\S]*B: Meets every target/);
+  assert.equal(await embed.locator('#compare-view tbody tr:not(.differs)').count() <= 5, true, 'scenario rows only where they differ');
+  await H.screenshot(embed, 'compare-embed-800.png', { fullPage: true });
+  await H.assertClean(embed, assert);
+  await embed.close();
   // The link reopens the comparison in another page (zh, phone width).
   const other = await H.openPage(env.browser.context, null);
   await other.setViewportSize({ width: 390, height: 844 });

@@ -3,6 +3,7 @@
 // and shows B - A where both figures are numbers in the same unit. Text only via textContent.
 import { Dom } from './dom.js';
 import { Link } from './link.js';
+import { Charts } from './charts.js';
 
 const { h, valueText, str } = Dom;
 const STATUSES = ['pass', 'fail', 'warn', 'info'];
@@ -45,8 +46,39 @@ function ids(a, b) {
   return out;
 }
 
-// a, b: {name, report}. Returns the comparison's DOM.
-function render(a, b, lang, t) {
+// Line charts both reports carry (same id and units) as one chart: A's series, then B's, named
+// "A: …" and "B: …"; a marker that differs is drawn for each. Bar charts stay in each report.
+function lineCharts(r) {
+  const out = new Map();
+  for (const s of Array.isArray(r.sections) ? r.sections : [])
+    for (const it of (s && s.items) || []) if (it && it.kind === 'chart' && it.chart === 'line' && str(it.id)) out.set(str(it.id), it);
+  return out;
+}
+
+function overlaid(a, b, t) {
+  const ca = lineCharts(a.report), cb = lineCharts(b.report);
+  const items = [];
+  for (const [id, y] of cb) {
+    const x = ca.get(id);
+    if (!x || str(x.x_unit) !== str(y.x_unit) || str(y.y_unit) !== str(x.y_unit)) continue;
+    const named = (c, p) => (Array.isArray(c.series) ? c.series : []).map((s) => ({ name: p + str(s.name), points: s.points }));
+    const markers = [];
+    for (const m of Array.isArray(y.markers) ? y.markers : []) {
+      const same = (x.markers || []).some((n) => n && n.axis === m.axis && n.value === m.value);
+      markers.push(same ? m : Object.assign({}, m, { label: 'B: ' + str(m.label) }));
+    }
+    for (const m of Array.isArray(x.markers) ? x.markers : [])
+      if (!(y.markers || []).some((n) => n && n.axis === m.axis && n.value === m.value)) markers.push(Object.assign({}, m, { label: 'A: ' + str(m.label) }));
+    items.push({ id: 'compare-' + id, kind: 'chart', chart: 'line', title: str(y.title), x_label: y.x_label, x_unit: y.x_unit, y_label: y.y_label, y_unit: y.y_unit,
+      series: named(x, 'A: ').concat(named(y, 'B: ')), markers });
+  }
+  return items;
+}
+
+// a, b: {name, report}; opts.compact (the embed view): verdicts and the differing scenario rows only,
+// no charts. Returns the comparison's DOM.
+function render(a, b, lang, t, opts) {
+  const compact = !!(opts && opts.compact);
   const byId = (r) => new Map((Array.isArray(r.verdicts) ? r.verdicts : []).map((v) => [str(v.id), v]));
   const va = byId(a.report), vb = byId(b.report);
   const sa = scenarioRows(a.report), sb = scenarioRows(b.report);
@@ -58,19 +90,21 @@ function render(a, b, lang, t) {
       h('td', { class: 'num', text: x && y ? change(x.value, y.value, lang) : '' }));
   };
   const verdictRows = ids(va, vb).map((k) => row(str((va.get(k) || vb.get(k)).label), va.get(k), vb.get(k), true));
-  const scenario = ids(sa, sb).map((k) => row(str((sa.get(k) || sb.get(k)).label), sa.get(k), sb.get(k), false));
+  let scenario = ids(sa, sb).map((k) => row(str((sa.get(k) || sb.get(k)).label), sa.get(k), sb.get(k), false));
+  if (compact) scenario = scenario.filter((tr) => tr.classList.contains('differs'));
   // Short column heads (the scenario rows below say what each one is): "A (pinned)", "B (edited)".
   const head = h('tr', null, h('th', { scope: 'col', text: '' }), h('th', { scope: 'col', text: t('compare_a') }),
     h('th', { scope: 'col', text: t('compare_b') }), h('th', { scope: 'col', text: t('compare_change') }));
   const table = (caption, rows) => h('div', { class: 'table-wrap' }, h('table', { class: 'data compare' },
     h('caption', { text: caption }), h('thead', null, head.cloneNode(true)), h('tbody', null, rows)));
   return h('section', { class: 'compare-view', id: 'compare-view', 'aria-labelledby': 'compare-title' },
-    h('h2', { id: 'compare-title', text: t('compare_title') }),
+    h('h2', { id: 'compare-title', text: t(compact ? 'compare_title_embed' : 'compare_title') }),
     h('p', { class: 'headline', text: 'A: ' + str(a.report.headline) }),
     h('p', { class: 'headline', text: 'B: ' + str(b.report.headline) }),
     table(t('compare_verdicts'), verdictRows),
-    table(t('compare_scenario'), scenario),
-    h('p', { class: 'muted small', id: 'compare-count', text: t('compare_count', { n: differing }) }));
+    scenario.length ? table(t('compare_scenario'), scenario) : null,
+    h('p', { class: 'muted small', id: 'compare-count', text: t('compare_count', { n: differing }) }),
+    compact ? null : overlaid(a, b, t).map((item) => h('div', { class: 'compare-chart' }, Charts.render(item, lang))));
 }
 
 // ------------------------------------------------------------------ controller
@@ -116,8 +150,9 @@ async function relang() {
   if (r && pinned) pinned.report = r.report;
 }
 
-function mount(panel) {
+function mount(panel, opts) {
   const t = ctx.t;
+  const compact = !!(opts && opts.compact);
   const cur = ctx.current();
   if (!pinned) {
     panel.appendChild(h('p', { class: 'muted', id: 'compare-empty', text: t('compare_none') }));
@@ -128,7 +163,9 @@ function mount(panel) {
     panel.append(h('p', { class: 'muted', text: t('compare_b_invalid') }), unpinBtn);
     return;
   }
-  panel.append(render({ name: pinned.name, report: pinned.report }, { name: cur.name, report: cur.report }, ctx.lang(), t), unpinBtn);
+  const view = render({ name: pinned.name, report: pinned.report }, { name: cur.name, report: cur.report }, ctx.lang(), t, { compact });
+  if (compact) panel.append(view);
+  else panel.append(view, unpinBtn);
 }
 
 export const Compare = { render, change, init, pin, unpin, pinDocument, relang, mount, pinned: () => pinned, encoded: () => (pinned ? pinned.encoded : '') };

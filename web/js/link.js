@@ -140,7 +140,7 @@ function buildFragment(encoded, lang, view, find, pinned) {
   if (lang) f += '&lang=' + lang;
   if (view === 'embed') f += '&view=embed';
   if (find && view !== 'embed') f += '&find=' + encodeFind(find);
-  if (pinned && view !== 'embed') f += '&a=' + pinned;
+  if (pinned) f += '&a=' + pinned;
   return f;
 }
 

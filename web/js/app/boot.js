@@ -78,7 +78,7 @@ async function loadFromFragment(frag) {
     }
   }
   let pinDoc = null;
-  if (frag.params.has('a') && view !== 'embed' && !state.linkNotice) {
+  if (frag.params.has('a') && !state.linkNotice) {
     try {
       const dec = await LINK.decodeScenario(frag.params.get('a'));
       const v = await validate(dec.doc);

@@ -47,6 +47,16 @@ export function renderReportArea(override) {
     clear(panel);
     if (state.tab === 'search') SearchPanel.mount(panel);
     else Compare.mount(panel);
+    Charts.initIn(panel);
+    return;
+  }
+  // The embed view of a link carrying A: the comparison, compact (verdicts and what differs).
+  if (state.view === 'embed' && !override && Compare.pinned() && currentReport()) {
+    Charts.destroyIn(panel);
+    clear(panel);
+    Compare.mount(panel, { compact: true });
+    const of = $('open-full');
+    if (of) of.href = fullUrl();
     return;
   }
   const r = override || currentReport();
