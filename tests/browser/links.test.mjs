@@ -59,6 +59,10 @@ for (const fx of H.readFixtures()) {
     assert.equal(await page.evaluate(() => document.documentElement.lang), fx.expect.lang === 'zh' ? 'zh-CN' : 'en');
     if (fx.expect.tab) assert.equal(await page.getAttribute('#tab-' + fx.expect.tab, 'aria-selected'), 'true', 'opens on the ' + fx.expect.tab + ' tab');
     if (fx.expect.find) assert.deepEqual(await page.evaluate(() => SLO.searchPanel.settings()), fx.expect.find, 'search settings');
+    if (fx.expect.pinned) {
+      assert.ok(await page.evaluate(() => window.SloEstimator.pinned()), 'A is pinned');
+      await page.waitForSelector('#compare-view');
+    }
     if (fx.expect.view === 'full') {
       // the editor shows the restored values
       for (const [p, v] of Object.entries(fx.expect.fields)) {
