@@ -31,6 +31,12 @@ if (opt.help || !opt.wasm || !opt.out) {
   process.exit(opt.help ? 0 : 2);
 }
 const wasmJs = path.resolve(opt.wasm);
+// The served folder takes the build whose .wasm is a file of its own (wasm/CMakeLists.txt,
+// slo_wasm_split) when it was built beside --wasm; the single file always inlines --wasm.
+const splitJs = path.join(path.dirname(wasmJs), 'split', 'slo_core.js');
+const splitWasm = path.join(path.dirname(wasmJs), 'split', 'slo_core.wasm');
+const split = fs.existsSync(splitJs) && fs.existsSync(splitWasm);
+if (!split) console.warn('build.mjs: no ' + splitJs + ': the served page inlines the wasm too');
 const outDir = path.resolve(opt.out);
 if (!fs.existsSync(wasmJs)) {
   console.error('build.mjs: no such file: ' + wasmJs + ' (build the wasm module first, see docs/DESIGN.md)');
@@ -67,8 +73,10 @@ fs.mkdirSync(outDir, { recursive: true });
 for (const rel of ['slo_core.js', 'js/engine-worker.js', ...scriptSrcs, ...styleHrefs]) {
   const dst = path.join(outDir, rel);
   fs.mkdirSync(path.dirname(dst), { recursive: true });
-  fs.writeFileSync(dst, sourceOf(rel));
+  fs.writeFileSync(dst, rel === 'slo_core.js' && split ? stripMap(read(splitJs)) : sourceOf(rel));
 }
+if (split) fs.copyFileSync(splitWasm, path.join(outDir, 'slo_core.wasm'));
+else fs.rmSync(path.join(outDir, 'slo_core.wasm'), { force: true });
 fs.writeFileSync(path.join(outDir, 'index.html'), html);
 
 // 2. The single file. Inline blocks must not close their own element early.

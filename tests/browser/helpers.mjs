@@ -32,7 +32,7 @@ export function buildPage() {
   return (built = out);
 }
 
-const TYPES = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8', '.json': 'application/json', '.png': 'image/png' };
+const TYPES = { '.wasm': 'application/wasm', '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8', '.json': 'application/json', '.png': 'image/png' };
 
 // A small static server on 127.0.0.1 (free port). Extra routes: {'/host.html': html}.
 export async function serve(root, extra = {}) {

@@ -1,7 +1,8 @@
 // Worker of the served page: the core off the main thread (see engine.js). Same protocol as the
 // single file's blob worker: {id, fn, args, progress} -> {id, progress}* then {id, out, err}.
 importScripts('../slo_core.js');
-var slo_ready = SloCore();
+// The served page's core keeps its .wasm beside slo_core.js (one folder up from this worker).
+var slo_ready = SloCore({ locateFile: function (p) { return '../' + p; } });
 onmessage = function (e) {
   var d = e.data;
   slo_ready.then(function (m) {
