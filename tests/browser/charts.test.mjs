@@ -96,3 +96,33 @@ run('a chart without points shows a message instead of an empty canvas', async (
   await H.assertClean(page, assert);
   await page.close();
 });
+
+run('an edit updates the report charts in place: same canvas, new data (issue 11)', async () => {
+  const page = await H.openPage(env.browser.context, env.srv.url + '#lang=en');
+  const ids = await page.evaluate(() => [...document.querySelectorAll('#report-panel canvas[data-chart-id]')].map((c) => { c.__kept = true; return c.dataset.chartId; }));
+  const data = () => page.evaluate(() => JSON.stringify([...SLO.charts.live].map((c) => c.data.datasets.map((d) => d.data))));
+  const before = await data();
+  assert.ok(ids.length >= 2, 'the default report has charts: ' + ids.join(', '));
+  await H.nextEval(page, () => page.fill('#f-hardware-nodes', '8'));
+  const after = await page.evaluate(() => {
+    const r = window.SloEstimator.report();
+    const items = r.sections.flatMap((s) => s.items.filter((i) => i.kind === 'chart'));
+    return items.map((it) => {
+      const canvas = document.querySelector('#report-panel canvas[data-chart-id="' + it.id + '"]');
+      const c = [...SLO.charts.live].find((x) => x.canvas === canvas);
+      const first = it.series[0] && it.series[0].points[0];
+      const ds = c && c.data.datasets[0] && c.data.datasets[0].data[0];
+      const y = ds && typeof ds === 'object' ? ds.y : ds;
+      return { id: it.id, kept: !!(canvas && canvas.__kept), chart: !!c, same: first ? Math.abs(y - first[1]) < 1e-9 : true };
+    });
+  });
+  for (const a of after) {
+    assert.ok(a.chart, a.id + ' has a live chart');
+    assert.ok(a.kept, a.id + ' kept its canvas');
+    assert.ok(a.same, a.id + ' shows the new report\'s data');
+  }
+  assert.equal(await page.evaluate(() => SLO.charts.live.size), after.length, 'no chart left behind');
+  assert.notEqual(await data(), before, 'the charts\' data changed with the edit');
+  await H.assertClean(page, assert);
+  await page.close();
+});

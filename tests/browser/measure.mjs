@@ -83,6 +83,26 @@ try {
   }
   console.log('Default configuration search in the page (click to result, its Worker): median ' + median(searches).toFixed(0) + ' ms of ' + runs);
   console.log('One evaluation (evaluate() of the core, in the page): median ' + median(evals).toFixed(1) + ' ms, max ' + Math.max(...evals).toFixed(1) + ' ms over ' + evals.length);
+  // Edit -> re-rendered report: main-thread time of the render (the report panel rebuilt, charts
+  // updated in place) and the long tasks (Long Tasks API, > 50 ms) during ten edits.
+  {
+    const page = await b.context.newPage();
+    await page.goto(srv.url + '#lang=en', { waitUntil: 'load' });
+    await H.waitReady(page);
+    await page.evaluate(() => { window.__lt = []; new PerformanceObserver((l) => { for (const e of l.getEntries()) window.__lt.push(e.duration); }).observe({ type: 'longtask' }); });
+    const renders = [];
+    for (let i = 0; i < 10; i++) {
+      const n = await page.evaluate(() => window.SloEstimator.evalCount());
+      await page.fill('#f-hardware-nodes', String(4 + (i % 3)));
+      await page.waitForFunction((k) => window.SloEstimator.evalCount() > k, n);
+      renders.push(await page.evaluate(() => window.SloEstimator.lastRenderMs()));
+    }
+    await new Promise((r) => setTimeout(r, 300));
+    const lt = await page.evaluate(() => window.__lt);
+    console.log('Edit to re-rendered report (10 edits): render on the main thread median ' + median(renders).toFixed(1) + ' ms, max ' +
+      Math.max(...renders).toFixed(1) + ' ms; long tasks: ' + (lt.length ? lt.map((x) => x.toFixed(0) + ' ms').join(', ') : 'none'));
+    await page.close();
+  }
 } finally {
   await b.close();
   await srv.close();

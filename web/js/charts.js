@@ -214,6 +214,52 @@ function config(item, lang) {
   };
 }
 
+// Charts kept from the previous render of a panel, by chart id (keepIn): a re-render gives a
+// kept chart its new data and options (chart.update) instead of a new canvas and Chart, which was
+// most of the main-thread time of a re-render (issue 11).
+const kept = new Map();
+
+function keepIn(root) {
+  for (const c of Array.from(live)) {
+    if (!c.canvas || !root.contains(c.canvas)) continue;
+    const id = c.canvas.dataset.chartId;
+    const fig = c.canvas.closest('figure.chart');
+    if (id && fig && !kept.has(id)) kept.set(id, { fig, chart: c });
+    else { c.destroy(); live.delete(c); }
+  }
+}
+
+// Destroys the kept charts the new render did not reuse.
+function releaseKept() {
+  for (const { chart } of kept.values()) {
+    chart.destroy();
+    live.delete(chart);
+  }
+  kept.clear();
+}
+
+// A kept chart of the same id and type takes the item: its figure, with a new caption and data table.
+function reuse(item, lang, id, title) {
+  const k = kept.get(id);
+  if (!k) return null;
+  const cfg = config(item, lang);
+  if (k.chart.config.type !== cfg.type) return null;
+  kept.delete(id);
+  const { fig, chart } = k;
+  fig.querySelector('figcaption').textContent = title;
+  chart.canvas.setAttribute('aria-label', title);
+  fig.setAttribute('data-kind', typeof item.chart === 'string' ? item.chart : 'line');
+  const old = fig.querySelector('details.chart-data');
+  const table = dataTable(item, lang);
+  if (old) { table.open = old.open; old.replaceWith(table); } else fig.appendChild(table);
+  fig._sloInit = () => {
+    chart.data = cfg.data;
+    chart.options = cfg.options;
+    chart.update('none');
+  };
+  return fig;
+}
+
 // Returns a <figure> holding the canvas (fixed-height box: no layout jump) and a data table.
 function render(item, lang) {
   const t = (k) => I18n.t(lang, k);
@@ -228,6 +274,8 @@ function render(item, lang) {
     return fig;
   }
   if (typeof Chart !== 'function') return fig;
+  const again = reuse(item, lang, typeof item.id === 'string' ? item.id : '', title);
+  if (again) return again;
   // Chart.js needs the canvas in the document to size it: create once attached.
   fig._sloInit = () => {
     try {
@@ -306,4 +354,4 @@ if (window.matchMedia) {
   if (mq.addEventListener) mq.addEventListener('change', onChange);
 }
 
-export const Charts = { render, initIn, destroyIn, resizeAll, printMode, config, live };
+export const Charts = { render, initIn, destroyIn, keepIn, releaseKept, resizeAll, printMode, config, live };

@@ -134,6 +134,7 @@ export const publicApi = {
   errors: () => clone(state.errors),
   link: () => fullUrl(),
   lastEvalMs: () => state.lastEvalMs,
+  lastRenderMs: () => state.lastRenderMs,
   evalCount: () => state.evalCount,
   markdown: () => markdownText(),
   engine: () => (E ? E.mode : ''),

@@ -40,6 +40,7 @@ export async function evaluateNow() {
     return evaluateNow();
   }
   state.lastEvalMs = performance.now() - t0;
+  const r0 = performance.now();
   state.evalCount++;
   if (panel) panel.removeAttribute('aria-busy');
   if (res && res.ok) {
@@ -58,6 +59,7 @@ export async function evaluateNow() {
   }
   markErrors();
   paneSummary();
+  state.lastRenderMs = performance.now() - r0;
   for (const b of bindings) if (b.field.type === 'document' && b.sync) b.sync(b);
   document.dispatchEvent(new CustomEvent('slo:evaluated', { detail: { ok: !!(res && res.ok) } }));
 }

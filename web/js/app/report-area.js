@@ -44,6 +44,7 @@ export function renderReportArea(override) {
   syncPinButton();
   if ((state.tab === 'search' || state.tab === 'compare') && state.view !== 'embed' && !override) {
     Charts.destroyIn(panel);
+    Charts.releaseKept();
     clear(panel);
     if (state.tab === 'search') SearchPanel.mount(panel);
     else Compare.mount(panel);
@@ -62,7 +63,7 @@ export function renderReportArea(override) {
   const r = override || currentReport();
   const prevH = panel.offsetHeight;
   if (prevH) panel.style.minHeight = prevH + 'px';
-  Charts.destroyIn(panel);
+  Charts.keepIn(panel);  // charts of the same id are updated in place, not rebuilt
   clear(panel);
   if (state.errors.length && state.result) panel.appendChild(h('p', { class: 'notice warn', id: 'stale-note', text: t('stale') }));
   if (r) {
@@ -78,6 +79,7 @@ export function renderReportArea(override) {
   }
   panel.classList.toggle('stale', !!(state.errors.length && state.result));
   Charts.initIn(panel);
+  Charts.releaseKept();
   if (r && !renderedOnce && performance.mark) { renderedOnce = true; performance.mark('slo:report-rendered'); }
   requestAnimationFrame(() => { panel.style.minHeight = ''; });
   const of = $('open-full');

@@ -27,6 +27,7 @@ export const state = {
   linkNotice: null,    // {code, vars, errors}
   open: new Set(),     // open <details> groups
   lastEvalMs: 0,
+  lastRenderMs: 0,    // main-thread time from the core's answer to the rendered report
   evalCount: 0,
 };
 export const bindings = [];   // {path, el, kind, field}
