@@ -175,3 +175,70 @@ TEST(BenchOutput, ThePasteNamesWhatIsWrong) {
   EXPECT_FALSE(bad_scenario["ok"].get<bool>());
   EXPECT_EQ(bad_scenario["errors"][0]["path"], "hardware.nodes");
 }
+
+// Variants seen in the wild (written here with invented numbers): indented lines with trailing
+// blanks, "Failed requests", "not set" for the concurrency cap, no rate line at all (a burst), the
+// capitalised "Total Token throughput" of vllm bench serve, and sglang's bench_serving against a
+// vllm-chat backend (extra text/vision token lines).
+TEST(BenchOutput, FormatVariantsSeenInTheWild) {
+  const std::string indented =
+      "============ Serving Benchmark Result ============   \n"
+      "     Successful requests:                     10         \n"
+      "     Failed requests:                         0          \n"
+      "     Maximum request concurrency:             1          \n"
+      "     Benchmark duration (s):                  69.66      \n"
+      "     Total input tokens:                      10240      \n"
+      "     Total generated tokens:                  2560       \n"
+      "     Request throughput (req/s):              0.14       \n"
+      "     Output token throughput (tok/s):         36.75      \n"
+      "     Total Token throughput (tok/s):          183.75     \n"
+      "     Mean TTFT (ms):                          812.30     \n"
+      "     Mean TPOT (ms):                          24.10      \n";
+  BenchParse a = parse_bench_output(indented);
+  ASSERT_TRUE(a.ok);
+  EXPECT_EQ(a.out.tool, "vllm");
+  EXPECT_DOUBLE_EQ(a.out.concurrency, 1);
+  EXPECT_DOUBLE_EQ(a.out.input_tokens, 1024);
+  EXPECT_DOUBLE_EQ(a.out.output_tokens, 256);
+  EXPECT_DOUBLE_EQ(a.out.total_tokens_per_s, 183.75);
+  EXPECT_DOUBLE_EQ(a.out.tpot_mean_ms, 24.1);
+
+  const std::string burst =
+      "============ Serving Benchmark Result ============\n"
+      "Successful requests:                     1000\n"
+      "Benchmark duration (s):                  30.00\n"
+      "Total input tokens:                      230000\n"
+      "Total generated tokens:                  200000\n"
+      "Request throughput (req/s):              33.33\n"
+      "Output token throughput (tok/s):         6666.67\n"
+      "Total Token throughput (tok/s):          14333.33\n"
+      "Mean TTFT (ms):                          9000.00\n"
+      "Mean TPOT (ms):                          70.00\n";
+  BenchParse b = parse_bench_output(burst);
+  ASSERT_TRUE(b.ok);
+  EXPECT_DOUBLE_EQ(b.out.concurrency, 0);
+  EXPECT_DOUBLE_EQ(b.out.request_rate, 0);
+  const nlohmann::json normalized = parse_scenario(default_scenario_json()).normalized;
+  const nlohmann::json w = bench_reference(b.out, normalized).document["reference"]["workload"];
+  EXPECT_EQ(w["kind"], "burst");  // every request at once
+  EXPECT_EQ(w["requests"], 1000);
+
+  const std::string chat =
+      "============ Serving Benchmark Result ============\n"
+      "Backend:                                 vllm-chat\n"
+      "Traffic request rate:                    inf\n"
+      "Max request concurrency:                 not set\n"
+      "Successful requests:                     100\n"
+      "Total input tokens:                      51200\n"
+      "Total input text tokens:                 1200\n"
+      "Total input vision tokens:               50000\n"
+      "Total generated tokens:                  100\n"
+      "Total token throughput (tok/s):          9000.50\n"
+      "Mean TTFT (ms):                          2500.00\n";
+  BenchParse c = parse_bench_output(chat);
+  ASSERT_TRUE(c.ok);
+  EXPECT_EQ(c.out.tool, "sglang");  // sglang.bench_serving prints the backend it drove
+  EXPECT_DOUBLE_EQ(c.out.concurrency, 0);
+  EXPECT_DOUBLE_EQ(c.out.input_tokens, 512);
+  EXPECT_DOUBLE_EQ(c.out.output_tokens, 1);
+}
