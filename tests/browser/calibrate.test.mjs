@@ -25,6 +25,7 @@ run('calibrate: a pasted vllm output becomes the reference, compared per figure,
   assert.equal(await rows.count(), 3, 'TTFT, TPOT and throughput');
   assert.match(await rows.nth(1).textContent(), /TPOT \(mean\)\s*27\.6 ms/);
   assert.match(await sec.textContent(), /Target projected with it\s*no/);
+  assert.equal(await page.isChecked('#f-reference-measured-observed'), true, 'the editor says the figures were observed at the run\'s load');
   await H.screenshot(page, 'calibrate-1440-en.png', { fullPage: false });
   await H.nextEval(page, () => page.click('#btn-bench-calibrate'));
   assert.match(await page.locator('#sec-calibration').textContent(), /Target projected with it\s*yes/);
