@@ -182,7 +182,7 @@ const GROUPS_DEF = [
       { path: 'reference.measured.tpot_ms', type: 'number', nullable: true, nullText: 'none', label: L('At TPOT', '对应 TPOT'), unit: U.ms, ref: true },
       { path: 'reference.measured.ttft_ms', type: 'number', nullable: true, nullText: 'none', label: L('At TTFT', '对应 TTFT'), unit: U.ms, ref: true },
       { path: 'reference.measured.qpm', type: 'number', nullable: true, nullText: 'none', label: L('At arrival rate', '对应到达速率'), unit: U.qpm, ref: true },
-      { path: 'reference.measured.observed', type: 'bool', label: L('Figures observed at the run\'s own load (a benchmark run), not limits', '上述指标为运行自身负载下的实测值（基准测试运行），而非限制条件'), ref: true },
+      { path: 'reference.measured.observed', type: 'bool', wide: true, label: L('Figures observed at the run\'s own load (a benchmark run), not limits', '上述指标为运行自身负载下的实测值（基准测试运行），而非限制条件'), ref: true },
       { path: 'reference.gpu', type: 'gpu', label: L('GPU', 'GPU'), ref: true },
       { path: 'reference.gpus_per_node', type: 'int', label: L('GPUs per node', '每节点 GPU 数'), unit: U.gpn, ref: true },
       { group: 'reference-precision', title: L('Precision of the measurement', '实测所用精度'), fields: [{ widget: 'scheme', prefix: 'reference.' }, ...precisionFields('reference.')].map(refMark) },
