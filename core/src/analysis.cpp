@@ -35,9 +35,8 @@ std::vector<ReferenceFigure> reference_figures(const Scenario& s, const Evaluati
   };
   add("ttft_ms", ref.ttft_limit_ms, ttft * 1e3);
   add("tpot_ms", ref.tpot_limit_ms, tpot * 1e3);
-  const double total = in_tps + out_tps;
   add(ref.measured_kind == ThroughputKind::Output ? "output_tps" : ref.measured_kind == ThroughputKind::Input ? "input_tps" : "total_tps",
-      ref.measured_tokens_per_s, tokens_of(ref.measured_kind, in_tps, out_tps) * (total > 0 ? 1.0 : 0.0));
+      ref.measured_tokens_per_s, tokens_of(ref.measured_kind, in_tps, out_tps));
   return out;
 }
 
@@ -56,7 +55,7 @@ ReferenceFit calibrate_observed(const Scenario& s) {
   c.present = !c.figures.empty();
   for (const ReferenceFigure& f : c.figures) {
     if (f.id == "tpot_ms" && f.predicted > 0) c.implied = f.predicted / f.measured, c.implied_from = "tpot";
-    if (f.id.size() > 4 && f.id.substr(f.id.size() - 4) == "_tps") c.predicted = f.predicted;
+    if (f.id != "ttft_ms" && f.id != "tpot_ms") c.predicted = f.predicted;  // the throughput figure
   }
   if (c.implied == 0 && c.predicted > 0) c.implied = ref.measured_tokens_per_s / c.predicted, c.implied_from = "throughput";
   c.calibrated = ref.calibrate && c.implied > 0;
@@ -79,7 +78,6 @@ ReferenceFit calibrate(const Scenario& s) {
   c.calibrated = ref.calibrate && c.implied > 0;
   return c;
 }
-
 
 // Throughput per GPU vs TPOT of the decode pool as the batch grows.
 std::vector<std::pair<double, double>> decode_curve(const Evaluation& ev) {

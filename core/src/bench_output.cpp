@@ -238,6 +238,11 @@ std::string bench_summary(const BenchOutput& b, Lang lang) {
   return s;
 }
 
+namespace {
+// Requests/s as requests/min to 0.01 (no float noise in the editor: 8.14 x 60 = 488.40000000000003).
+double per_minute(double per_s) { return std::round(per_s * 6000.0) / 100.0; }
+}  // namespace
+
 BenchReference bench_reference(const BenchOutput& b, const json& normalized, Lang lang) {
   BenchReference r;
   Errors E(lang);
@@ -264,7 +269,7 @@ BenchReference bench_reference(const BenchOutput& b, const json& normalized, Lan
   w = json{{"kind", "poisson"}, {"concurrency", nullptr}, {"batch", nullptr}, {"requests", nullptr}, {"input_tokens", in}, {"input_tokens_max", in},
            {"output_tokens", out}, {"output_tokens_max", out}, {"context_length", in + out}, {"arrival_qpm", nullptr}};
   if (b.request_rate > 0) {
-    w["arrival_qpm"] = std::round(b.request_rate * 6000.0) / 100.0;
+    w["arrival_qpm"] = per_minute(b.request_rate);
   } else if (b.concurrency > 0) {
     w["kind"] = "closed_loop";
     w["concurrency"] = b.concurrency;
@@ -274,8 +279,7 @@ BenchReference bench_reference(const BenchOutput& b, const json& normalized, Lan
   }
   const double tpot = b.tpot_mean_ms > 0 ? b.tpot_mean_ms : b.itl_mean_ms;
   const double ttft = b.ttft_mean_ms > 0 ? b.ttft_mean_ms : b.ttft_median_ms;
-  auto r2 = [](double x) { return std::round(x * 100.0) / 100.0; };  // no float noise in the editor (8.14 x 60)
-  const double qpm = r2(b.request_throughput * 60.0);
+  const double qpm = per_minute(b.request_throughput);
   ref["measured"] = json{{"throughput_tokens_per_s", b.total_tokens_per_s}, {"throughput_kind", "total"},
                          {"tpot_ms", tpot > 0 ? json(tpot) : json(nullptr)}, {"ttft_ms", ttft > 0 ? json(ttft) : json(nullptr)},
                          {"qpm", qpm > 0 ? json(qpm) : json(nullptr)}, {"observed", true}};

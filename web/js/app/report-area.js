@@ -44,7 +44,6 @@ export function renderReportArea(override) {
   syncPinButton();
   if ((state.tab === 'search' || state.tab === 'compare') && state.view !== 'embed' && !override) {
     Charts.destroyIn(panel);
-    Charts.releaseKept();
     clear(panel);
     if (state.tab === 'search') SearchPanel.mount(panel);
     else Compare.mount(panel);
