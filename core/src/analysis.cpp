@@ -100,14 +100,13 @@ std::vector<std::pair<double, double>> decode_curve(const Evaluation& ev) {
 std::vector<TtftCurvePoint> ttft_curve(const Evaluation& ev, const EvalOptions& eo) {
   std::vector<TtftCurvePoint> pts;
   if (!(ev.lambda_max > 0 && ev.prefill_pool().plan.fits())) return pts;
+  EvalOptions o = eo;
+  o.ttft_requests = 600;
   for (double f : {0.1, 0.25, 0.4, 0.55, 0.7, 0.8, 0.9, 0.95}) {
-    Scenario v = ev.s;
-    v.workload.arrival_qpm = f * ev.lambda_max * 60;
-    EvalOptions o = eo;
-    o.ttft_requests = 600;
-    const Evaluation e2 = evaluate_scenario(v, o);
+    const double qpm = f * ev.lambda_max * 60;
+    const Evaluation e2 = evaluate_at_rate(ev, qpm, o);  // the capacity does not move with the load
     if (!e2.ttft.stable || e2.ttft.simulated == 0) continue;
-    pts.push_back({v.workload.arrival_qpm / 60, e2.ttft.p50, e2.ttft.p90, e2.ttft.p99});
+    pts.push_back({qpm / 60, e2.ttft.p50, e2.ttft.p90, e2.ttft.p99});
   }
   return pts;
 }

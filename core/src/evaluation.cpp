@@ -2,6 +2,7 @@
 #include "slo/evaluation.hpp"
 
 #include <algorithm>
+#include <array>
 #include <map>
 #include <tuple>
 #include <cmath>
@@ -54,6 +55,40 @@ void bind(PoolEval& pe, const Scenario& s, const Deployment& d, const Precision&
   pe.pool.precision = &p;
   pe.pool.gpu = &g;
   pe.pool.deployment = &d;
+}
+
+// The root of f on [lo, hi] where f(lo) > 0 >= f(hi) (hi itself when f(hi) > 0): the right end of
+// a bracket narrowed to 1e-10 relative. Illinois false position, with a bisection step whenever the
+// bracket fails to halve, so a step function (integer expert counts) still converges; each f is a
+// decode step, so ~8 of them instead of bisection's 50. Source: Dowell & Jarratt (1971), BIT 11.
+template <class F>
+double bracketed_root(F&& f, double lo, double hi) {
+  double flo = f(lo), fhi = f(hi);
+  if (fhi > 0) return hi;
+  int side = 0;
+  for (int i = 0; i < 100 && hi - lo > 1e-10 * std::max(1.0, hi); ++i) {
+    const double width = hi - lo;
+    double x = lo + flo * (hi - lo) / (flo - fhi);
+    if (!(x > lo && x < hi)) x = 0.5 * (lo + hi);
+    const double fx = f(x);
+    if (fx > 0) {
+      lo = x, flo = fx;
+      if (side == -1) fhi *= 0.5;  // Illinois: halve the stale end's value
+      side = -1;
+    } else {
+      hi = x, fhi = fx;
+      if (side == 1) flo *= 0.5;
+      side = 1;
+    }
+    if (hi - lo > 0.5 * width) {  // slow progress: bisect once
+      const double m = 0.5 * (lo + hi);
+      const double fm = f(m);
+      (fm > 0 ? lo : hi) = m;
+      (fm > 0 ? flo : fhi) = fm;
+      side = 0;
+    }
+  }
+  return hi;
 }
 
 double tokens_of_kind(ThroughputKind k, double in, double out) {
@@ -174,9 +209,31 @@ double EvaluationData::capacity_in_target_kind() const {
                                                           : total_tps_max;
 }
 
+namespace {
+bool evaluate_capacity(Evaluation& ev, const EvalOptions& o);
+void evaluate_at_load(Evaluation& ev, const EvalOptions& o);
+}  // namespace
+
 Evaluation evaluate_scenario(const Scenario& scenario, const EvalOptions& o) {
   Evaluation ev;
   ev.s = scenario;
+  if (evaluate_capacity(ev, o)) evaluate_at_load(ev, o);
+  return ev;
+}
+
+Evaluation evaluate_at_rate(const Evaluation& base, double arrival_qpm, const EvalOptions& o) {
+  Evaluation ev = base;
+  ev.s.workload.arrival_qpm = arrival_qpm;
+  evaluate_at_load(ev, o);
+  return ev;
+}
+
+namespace {
+
+// Memory plans, prefill capacity, the decode operating point at the TPOT limit, system capacity and
+// KV capacity: everything that does not depend on the workload's load. False when only the load
+// kind's figures were asked for (already computed).
+bool evaluate_capacity(Evaluation& ev, const EvalOptions& o) {
   const Scenario& s = ev.s;
   ev.time_scale = o.time_scale;
   ev.params = count_params(s.model);
@@ -212,12 +269,25 @@ Evaluation evaluate_scenario(const Scenario& scenario, const EvalOptions& o) {
     const double shared_t = ev.prefill_step.gemm * (active > 0 ? routed / active : 0) + ev.prefill_step.exposed_comm;
     ev.prefill_local_fraction = std::clamp(1.0 - shared_t / ev.prefill_step.total, 0.0, 1.0);
   }
-  const double dp_d = dec.plan.dp;
 
   // Largest in-flight batch per DP group allowed by KV (per GPU pool / per-session bytes).
   auto kv_limit = [&](const PoolEval& pe) {
     const double per = pe.plan.session_bytes(ev.running_context);
     return pe.plan.fits() && per > 0 ? std::floor(pe.plan.kv_pool / per) : 0.0;
+  };
+  // TPOT of the decode pool at an integer batch: the step time does not depend on the prefill share,
+  // so the capacity search (40 shares x a binary search on the batch) computes each batch's step
+  // once and keeps its time here (decode_at's arithmetic, without the memo lookup and copies).
+  // Direct-mapped by the batch's low bits: a binary search's probes rarely collide, and a collision
+  // only recomputes through decode_at's memo.
+  struct Slot { double batch = -1, total = 0; };
+  std::array<Slot, 256> step_total{};
+  const double tokens_step = dec.pool.with_mtp ? tokens_per_step(s.deployment.mtp) : 1.0;
+  auto tpot_of = [&](const PoolEval& pe, double b, double share) {
+    if (&pe != &dec) return decode_at(pe, b, ev.running_context, share, scale).tpot_s;
+    Slot& slot = step_total[static_cast<std::size_t>(static_cast<long long>(b)) & 255u];
+    if (slot.batch != b) slot = Slot{b, decode_at(pe, b, ev.running_context, 0, scale).step.total};
+    return slot.total / tokens_step / std::max(1e-6, 1.0 - share);
   };
   // Largest batch with TPOT <= limit (given the prefill share), bounded by KV and the cap.
   auto best_batch = [&](const PoolEval& pe, double share, std::string& limit) {
@@ -230,15 +300,15 @@ Evaluation evaluate_scenario(const Scenario& scenario, const EvalOptions& o) {
       return 0.0;
     }
     if (tpot_limit <= 0) return hi;
-    if (decode_at(pe, hi, ev.running_context, share, scale).tpot_s <= tpot_limit) return hi;
-    if (decode_at(pe, 1, ev.running_context, share, scale).tpot_s > tpot_limit) {
+    if (tpot_of(pe, hi, share) <= tpot_limit) return hi;
+    if (tpot_of(pe, 1, share) > tpot_limit) {
       limit = "tpot";
       return 0.0;
     }
     double lo = 1;
     while (hi - lo > 1) {
       const double mid = std::floor((lo + hi) / 2);
-      if (decode_at(pe, mid, ev.running_context, share, scale).tpot_s <= tpot_limit) lo = mid;
+      if (tpot_of(pe, mid, share) <= tpot_limit) lo = mid;
       else hi = mid;
     }
     limit = "tpot";
@@ -287,7 +357,7 @@ Evaluation evaluate_scenario(const Scenario& scenario, const EvalOptions& o) {
   }
   if (!o.capacity) {  // load-kind figures only (benchmarks): no capacity search, no TTFT simulation
     ev.load = run_load(ev);
-    return ev;
+    return false;
   }
   if (!dec.plan.fits() || !pre.plan.fits()) {
     ev.lambda_max = 0;
@@ -344,7 +414,21 @@ Evaluation evaluate_scenario(const Scenario& scenario, const EvalOptions& o) {
   ev.sessions_8k = dec.plan.sessions(8192);
   ev.sessions_16k = dec.plan.sessions(16384);
   ev.sessions_32k = dec.plan.sessions(32768);
+  return true;
+}
 
+// The workload's load on an evaluated capacity: the arrival rate, the decode point at it (Little's
+// law), TTFT percentiles and the load kind's figures. Overwrites every load figure of `ev`.
+void evaluate_at_load(Evaluation& ev, const EvalOptions& o) {
+  const Scenario& s = ev.s;
+  const Workload& w = s.workload;
+  const PoolEval& dec = ev.decode_pool();
+  const PoolEval& pre = ev.prefill_pool();
+  const double scale = ev.time_scale;
+  const double chunk = s.deployment.chunked_prefill_tokens;
+  const double dp_d = dec.plan.dp;
+  auto share_at = [&](double lambda) { return ev.prefill_share(lambda); };
+  ev.ttft = TtftStats{};
   // The workload's load.
   if (w.arrival_qpm > 0) {
     ev.lambda_load = w.arrival_qpm / 60.0;
@@ -362,13 +446,8 @@ Evaluation evaluate_scenario(const Scenario& scenario, const EvalOptions& o) {
   if (ev.load_sustainable && ev.lambda_load > 0) {
     const double share = share_at(ev.lambda_load);
     const double lam_g = ev.lambda_load / dp_d;
-    double lo = 0, hi = std::max(1.0, ev.op_max.in_flight);
-    for (int i = 0; i < 50; ++i) {
-      const double mid = 0.5 * (lo + hi);
-      const DecodePoint p = decode_at(dec, std::max(mid, 1e-3), ev.running_context, share, scale);
-      if (lam_g * w.output_tokens * p.tpot_s > mid) lo = mid;
-      else hi = mid;
-    }
+    auto excess = [&](double b) { return lam_g * w.output_tokens * decode_at(dec, std::max(b, 1e-3), ev.running_context, share, scale).tpot_s - b; };
+    const double hi = bracketed_root(excess, 0.0, std::max(1.0, ev.op_max.in_flight));
     ev.op_load = decode_at(dec, std::max(hi, 1e-3), ev.running_context, share, scale);
     ev.op_load.limit = "load";
   } else {
@@ -401,7 +480,8 @@ Evaluation evaluate_scenario(const Scenario& scenario, const EvalOptions& o) {
     ev.ttft.stable = ev.lambda_load <= 0;
   }
   ev.load = run_load(ev);
-  return ev;
 }
+
+}  // namespace
 
 }  // namespace slo

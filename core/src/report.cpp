@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdio>
 #include <sstream>
+#include <utility>
 
 namespace slo {
 
@@ -174,16 +175,16 @@ static json chart_json(const Chart& c) {
     for (const auto& p : s.points) {
       if (std::isfinite(p.first) && std::isfinite(p.second)) pts.push_back(json::array({p.first, p.second}));
     }
-    json sj{{"name", s.name}, {"points", pts}};
+    json sj{{"name", s.name}, {"points", std::move(pts)}};
     if (s.band) sj["band"] = band_json(*s.band);
-    series.push_back(sj);
+    series.push_back(std::move(sj));
   }
   json markers = json::array();
   for (const auto& m : c.markers)
     if (std::isfinite(m.value)) markers.push_back(json{{"axis", m.axis}, {"value", m.value}, {"label", m.label}});
   return json{{"id", c.id},           {"title", c.title},   {"chart", c.kind},       {"x_label", c.x_label},
               {"x_unit", c.x_unit},   {"y_label", c.y_label}, {"y_unit", c.y_unit},
-              {"categories", c.categories}, {"series", series}, {"markers", markers}};
+              {"categories", c.categories}, {"series", std::move(series)}, {"markers", std::move(markers)}};
 }
 
 static json item_json(const Item& it) {
@@ -196,10 +197,10 @@ static json item_json(const Item& it) {
       for (const auto& r : it.table.rows) {
         json cells = json::array();
         for (const auto& c : r) cells.push_back(to_json(c));
-        rows.push_back(cells);
+        rows.push_back(std::move(cells));
       }
       return json{{"kind", "table"}, {"id", it.table.id},           {"title", it.table.title},
-                  {"columns", it.table.columns}, {"rows", rows}, {"note", it.table.note}};
+                  {"columns", it.table.columns}, {"rows", std::move(rows)}, {"note", it.table.note}};
     }
     case Item::Kind::Text: return json{{"kind", "text"}, {"text", it.text}};
     case Item::Kind::Bullet: return json{{"kind", "bullet"}, {"text", it.text}};
@@ -229,19 +230,19 @@ json to_json(const Report& r) {
   if (!r.notice.empty()) j["notice"] = r.notice;
   json verdicts = json::array();
   for (const auto& v : r.verdicts) verdicts.push_back(verdict_json(v));
-  j["verdicts"] = verdicts;
+  j["verdicts"] = std::move(verdicts);
   j["bottlenecks"] = r.bottlenecks;
   json sections = json::array();
   for (const auto& s : r.sections) {
     json items = json::array();
     for (const auto& it : s.items) items.push_back(item_json(it));
-    sections.push_back(json{{"id", s.id}, {"title", s.title}, {"items", items}});
+    sections.push_back(json{{"id", s.id}, {"title", s.title}, {"items", std::move(items)}});
   }
-  j["sections"] = sections;
+  j["sections"] = std::move(sections);
   j["warnings"] = r.warnings;
   json app = json::array();
   for (const auto& a : r.appendices) app.push_back(to_json(a));
-  j["appendices"] = app;
+  j["appendices"] = std::move(app);
   return j;
 }
 

@@ -120,6 +120,10 @@ struct EvalOptions {
   bool capacity = true;  // false: memory plans, prefill and the workload's load kind only
 };
 Evaluation evaluate_scenario(const Scenario& s, const EvalOptions& o = {});
+// The same deployment at another arrival rate: `base`'s capacity kept (it does not depend on the
+// load), the load's figures (decode point, TTFT, load kind) recomputed. Equal to evaluating the
+// scenario with workload.arrival_qpm = arrival_qpm.
+Evaluation evaluate_at_rate(const Evaluation& base, double arrival_qpm, const EvalOptions& o);
 
 // Decode point of a pool at `in_flight` sequences per DP group (prefill share for colocated pools).
 DecodePoint decode_at(const PoolEval& pe, double in_flight, double context, double prefill_share, double time_scale);

@@ -31,7 +31,7 @@ struct StepParts {
   double exposed_comm = 0;  // communication not hidden by overlap
   double mtp_draft = 0;     // MTP draft passes (decode)
   double total = 0;         // wall time of the step (or pass)
-  std::string bottleneck;   // "compute" | "hbm-weights" | "hbm-kv" | "network" | "overhead"
+  const char* bottleneck = "";  // "compute" | "hbm-weights" | "hbm-kv" | "network" | "overhead" (a literal: no copy per step)
 };
 
 // One decode step: `seqs` sequences per DP group at mean context `context`, verifying
