@@ -139,7 +139,7 @@ void step_rows(const B& b, Table& t, const StepParts& s) {
 // The report's title: the scenario's name, unless it is the default scenario's name carried over
 // by a document that changed the model, GPU or cluster (then the name would describe another case).
 std::string display_name(const Scenario& s, Lang lang) {
-  const nlohmann::json def = defaults_for_version(s.version);
+  const nlohmann::json& def = defaults_for_version(s.version);
   const std::string def_name = def.value("name", "");
   const auto& hw = def.at("hardware");
   const bool same_case = s.model_preset == def.at("model").value("preset", "") && s.gpu_id == hw.value("gpu", "") &&
@@ -147,7 +147,7 @@ std::string display_name(const Scenario& s, Lang lang) {
   if (!s.name.empty() && s.name != def_name) return s.name;
   if (!s.name.empty() && same_case && lang == Lang::Zh) {
     // The default scenario is the "seed-default" preset: its Chinese name.
-    const nlohmann::json presets = scenario_presets();  // kept alive: the loop ranges over a member
+    const nlohmann::json& presets = scenario_presets();
     for (const auto& p : presets.at("presets"))
       if (p.value("id", "") == "seed-default") return p.at("name").value("zh", s.name);
   }

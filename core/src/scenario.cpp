@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <map>
+#include <mutex>
 #include <set>
 #include <sstream>
 
@@ -39,15 +41,23 @@ int Reference::gpus() const {
   return deployment.disaggregated ? deployment.prefill.gpus + deployment.decode.gpus : deployment.colocated.gpus;
 }
 
-json defaults_for_version(int version) {
+// Parsed once per process (every parse and minimal document starts from them); never modified.
+const json& defaults_for_version(int version) {
+  static std::mutex lock;
+  static std::map<int, json> parsed;
+  const std::lock_guard<std::mutex> hold(lock);
+  if (auto it = parsed.find(version); it != parsed.end()) return it->second;
   std::string path = "scenarios/defaults-v" + std::to_string(version) + ".json";
   if (!data::has_file(path)) throw InternalError("no frozen defaults for scenario version " + std::to_string(version));
-  return json::parse(data::file(path));
+  return parsed.emplace(version, json::parse(data::file(path))).first->second;
 }
 
-json default_scenario_json() { return defaults_for_version(kScenarioVersion); }
+const json& default_scenario_json() { return defaults_for_version(kScenarioVersion); }
 
-json scenario_presets() { return json::parse(data::file("scenarios/presets.json")); }
+const json& scenario_presets() {
+  static const json presets = json::parse(data::file("scenarios/presets.json"));
+  return presets;
+}
 
 using namespace fields;
 
@@ -308,7 +318,7 @@ void overlay(json& base, const json& patch, const std::string& path) {
 }  // namespace
 
 json minimal_scenario(const json& normalized, const json& source) {
-  const json defaults = default_scenario_json();
+  const json& defaults = default_scenario_json();
   json out;
   if (source.is_object() && source.value("version", 0) >= 2) {
     json given = defaults;  // what the document sets, minus what equals the defaults

@@ -28,22 +28,21 @@ struct Reader {
   double number(const json& obj, const std::string& base, const char* key, double lo, double hi, bool integer,
                 bool nullable = false, double null_value = 0, bool lo_open = false) {
     const json* v = at(obj, key);
-    std::string path = P(base, key);
-    std::string kind_en = integer ? "an integer" : "a number";
-    std::string kind_zh = integer ? "整数" : "数值";
-    std::string range_en = kind_en + " in " + (lo_open ? "(" : "[") + num_text(lo) + ", " + num_text(hi) + "]" +
-                           (nullable ? " or unset" : "");
-    std::string range_zh = (lo_open ? "(" : "[") + num_text(lo) + ", " + num_text(hi) + "] 内的" + kind_zh +
-                           (nullable ? "，或不设置" : "");
+    // The allowed range, in words (built only for an error: formatting numbers is most of a parse).
+    auto fail = [&]() {
+      const std::string range = std::string(lo_open ? "(" : "[") + num_text(lo) + ", " + num_text(hi) + "]";
+      E.add(P(base, key), v, std::string(integer ? "an integer" : "a number") + " in " + range + (nullable ? " or unset" : ""),
+            range + " 内的" + (integer ? "整数" : "数值") + (nullable ? "，或不设置" : ""));
+    };
     if (v && v->is_null() && nullable) return null_value;
     if (!v || !v->is_number()) {
-      E.add(path, v, range_en, range_zh);
+      fail();
       return std::isfinite(null_value) ? null_value : lo;
     }
     double x = v->get<double>();
     bool bad = !std::isfinite(x) || x < lo || x > hi || (lo_open && x <= lo) || (integer && x != std::floor(x));
     if (bad) {
-      E.add(path, v, range_en, range_zh);
+      fail();
       return std::max(lo, std::min(hi, std::isfinite(x) ? x : lo));
     }
     return x;

@@ -144,9 +144,9 @@ struct ParseResult {
 };
 
 // The current version's default scenario (the seed's case), as a full document.
-nlohmann::json default_scenario_json();
+const nlohmann::json& default_scenario_json();
 // Frozen defaults of a released version (throws InternalError for an unknown version).
-nlohmann::json defaults_for_version(int version);
+const nlohmann::json& defaults_for_version(int version);
 // Parses and validates a (possibly partial) document; errors in the requested language.
 ParseResult parse_scenario(const nlohmann::json& doc, Lang lang = Lang::En);
 ParseResult parse_scenario_text(const std::string& text, Lang lang = Lang::En);
@@ -156,6 +156,6 @@ ParseResult parse_scenario_text(const std::string& text, Lang lang = Lang::En);
 nlohmann::json minimal_scenario(const nlohmann::json& normalized, const nlohmann::json& source = nlohmann::json());
 
 // Scenario presets shipped with the page and CLI (core/data/scenarios/presets.json).
-nlohmann::json scenario_presets();
+const nlohmann::json& scenario_presets();
 
 }  // namespace slo
