@@ -172,7 +172,8 @@ Calibration Calibration::current() {
   for (const auto& g : gpu_presets()) c.family[g.family] = g.eff;
   for (const auto& e : engine_presets()) {
     c.engine[e.id] = e.overheads;
-    for (const auto& [platform, o] : e.builds) c.engine[e.id + "@" + platform] = o;
+    if (e.builds)
+      for (const auto& [platform, o] : *e.builds) c.engine[e.id + "@" + platform] = o;
   }
   return c;
 }

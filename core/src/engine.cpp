@@ -38,7 +38,6 @@ Engine read_engine(const json& j) {
   e.id = j.at("id");
   e.name = j.at("name");
   e.memory_flag = j.value("memory_flag", "");
-  e.memory_note = j.value("memory_note", "");
   e.memory_fraction = parse_memory_fraction(j.at("memory_fraction"));
   e.first_token_decode_step = j.value("first_token_decode_step", false);
   e.max_running_requests = j.value("max_running_requests", 4096);
@@ -50,8 +49,11 @@ Engine read_engine(const json& j) {
     e.mxfp4_pad_intermediate = j.at("mxfp4_marlin_pad").at("intermediate");
   }
   e.profile = e.id;
-  if (j.contains("builds"))
-    for (const auto& [platform, b] : j.at("builds").items()) e.builds[platform] = read_overheads(b.at("overheads"));
+  if (j.contains("builds")) {
+    std::map<std::string, EngineOverheads> builds;
+    for (const auto& [platform, b] : j.at("builds").items()) builds[platform] = read_overheads(b.at("overheads"));
+    e.builds = std::make_shared<const std::map<std::string, EngineOverheads>>(std::move(builds));
+  }
   const json& k = j.at("kernel");
   e.kernel.gemm = k.at("gemm");
   e.kernel.attention = k.at("attention");
@@ -77,8 +79,9 @@ const std::vector<Engine>& engine_presets() {
 }
 
 void select_build(Engine& e, const std::string& platform) {
-  auto b = e.builds.find(platform);
-  if (b == e.builds.end()) return;
+  if (!e.builds) return;
+  auto b = e.builds->find(platform);
+  if (b == e.builds->end()) return;
   e.overheads = b->second;
   e.profile = e.id + "@" + platform;
 }

@@ -72,8 +72,6 @@ const std::vector<Gpu>& gpu_presets() {
       x.eff = families[fam];
       const json& fj = doc.at("efficiency_families").at(fam);
       if (fj.contains("fitted_on")) x.fitted_on = std::make_shared<const std::vector<std::string>>(fj.at("fitted_on").get<std::vector<std::string>>());
-      x.calibration_note = g.value("calibration_note", "");
-      x.spec_note = g.value("spec_note", "");
       out.push_back(std::move(x));
     }
     return out;

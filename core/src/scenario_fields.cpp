@@ -322,7 +322,6 @@ bool read_custom_gpu(Reader& R, const json* v, Gpu& g) {
     if (std::find(keys.begin(), keys.end(), it.key()) == keys.end())
       R.E.add_rule(base + "." + it.key(), &it.value(), "is not a known field", "不是已知字段", "one of: " + join(keys), "以下之一：" + join(keys));
   const json& o = *v;
-  const Gpu* def = find_gpu("h100-80g");
   g = Gpu{};
   g.id = "custom";
   g.name = o.contains("name") ? R.text(o, base, "name", 80, false) : "Custom GPU";
@@ -338,7 +337,6 @@ bool read_custom_gpu(Reader& R, const json* v, Gpu& g) {
   // A custom GPU has no published measurement: it takes the default family's factors.
   g.family = "custom";
   g.eff = Efficiency{};
-  if (def) g.calibration_note = "custom GPU: uncalibrated default efficiency factors";
   return true;
 }
 

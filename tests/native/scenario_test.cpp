@@ -45,8 +45,8 @@ TEST(Scenario, AmdGpuSelectsTheEnginesRocmBuild) {
   const Engine& e = p.scenario.deployment.engine;
   EXPECT_EQ(p.scenario.gpu.eff.platform, "rocm");
   EXPECT_EQ(e.profile, e.id + "@rocm");
-  ASSERT_TRUE(e.builds.count("rocm"));
-  EXPECT_DOUBLE_EQ(e.overheads.kernel_us, e.builds.at("rocm").kernel_us);
+  ASSERT_TRUE(e.builds && e.builds->count("rocm"));
+  EXPECT_DOUBLE_EQ(e.overheads.kernel_us, e.builds->at("rocm").kernel_us);
   EXPECT_NE(e.overheads.kernel_us, find_engine(e.id)->overheads.kernel_us) << "the ROCm build is fitted on its own";
   ParseResult cuda = parse_scenario(default_scenario_json());
   ASSERT_TRUE(cuda.ok);

@@ -2,6 +2,7 @@
 // kernel-efficiency adjustments, what the engine's memory flag covers, batch limits.
 #pragma once
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -35,7 +36,7 @@ struct EngineKernel {
 };
 
 struct Engine {
-  std::string id, name, memory_flag, memory_note;
+  std::string id, name, memory_flag;
   MemoryFraction memory_fraction = MemoryFraction::WeightsKv;
   bool first_token_decode_step = false;  // the first token comes out of the prefill pass
   int max_running_requests = 4096;
@@ -48,7 +49,8 @@ struct Engine {
   int mxfp4_pad_hidden = 0, mxfp4_pad_intermediate = 0;
   // Per-platform builds with their own overheads (the ROCm build of SGLang/vLLM runs other kernel
   // libraries: aiter, CK, Triton, RCCL), fitted separately; `profile` names the one in use.
-  std::map<std::string, EngineOverheads> builds;
+  // Shared, not copied: every Scenario holds its Engine by value and the search copies Scenarios.
+  std::shared_ptr<const std::map<std::string, EngineOverheads>> builds;
   std::string profile;  // "sglang" or "sglang@rocm": the key its fitted overheads live under
 };
 

@@ -55,8 +55,6 @@ struct Gpu {
     static const std::vector<std::string> none;
     return fitted_on ? *fitted_on : none;
   }
-  std::string calibration_note;
-  std::string spec_note;
 
   // Peak dense FLOPs for GEMMs in format t (0 when the GPU has no such tensor cores).
   double peak(DType t) const;
