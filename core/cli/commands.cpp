@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <fstream>
 #include <iostream>
+#include <iterator>
 #include <map>
 #include <set>
 
@@ -97,12 +98,18 @@ int write_validation(const std::vector<BenchmarkRow>& rows, const std::string& p
   doc["about"] = "Error bands by regime from leave-one-source-out predictions (slo-estimator benchmarks --loso --write). "
                  "err_lo/err_hi: the shortest range of held-out errors (predicted / measured - 1) holding 80% of the regime's figures; "
                  "lo_pct/hi_pct: the same as a band on the truth around a prediction. A regime is validated with at least 5 figures.";
+  doc["bands_from"] = "figures of fitted sources: the engine releases the profiles describe (validation-only sources, e.g. early-2025 "
+                      "engines, count in overall but not in the bands)";
   const Summary all = summarise(rows);
   doc["overall"] = {{"n", all.n}, {"median_abs_pct", all.median}, {"p90_abs_pct", all.p90}, {"max_abs_pct", all.worst}};
-  for (const auto& [k, g] : group(rows, [](const BenchmarkRow& r) { return r.regime; })) doc["regimes"][k] = band_json(band_from_errors(k, errors(g)));
-  for (const auto& [k, g] : group(rows, [](const BenchmarkRow& r) { return figure_kind(r.metric); }))
+  std::vector<BenchmarkRow> fitted;
+  std::copy_if(rows.begin(), rows.end(), std::back_inserter(fitted), [](const BenchmarkRow& r) { return r.fitted; });
+  const Summary f = summarise(fitted);
+  doc["overall_fitted_sources"] = {{"n", f.n}, {"median_abs_pct", f.median}, {"p90_abs_pct", f.p90}, {"max_abs_pct", f.worst}};
+  for (const auto& [k, g] : group(fitted, [](const BenchmarkRow& r) { return r.regime; })) doc["regimes"][k] = band_json(band_from_errors(k, errors(g)));
+  for (const auto& [k, g] : group(fitted, [](const BenchmarkRow& r) { return figure_kind(r.metric); }))
     doc["kinds"][k] = band_json(band_from_errors(k, errors(g)));
-  for (const auto& [k, g] : group(rows, [](const BenchmarkRow& r) { return r.family; })) doc["families"][k] = g.size();
+  for (const auto& [k, g] : group(fitted, [](const BenchmarkRow& r) { return r.family; })) doc["families"][k] = g.size();
   std::ofstream out(path);
   if (!out) {
     std::cerr << "error: cannot write " << path << "\n";
@@ -123,7 +130,8 @@ int benchmarks(const std::string& format, bool loso, const std::string& write_pa
     for (const auto& r : rows)
       out.push_back(json{{"id", r.id}, {"point", r.point}, {"source", r.source}, {"label", r.label}, {"gpu", r.gpu}, {"family", r.family},
                          {"engine", r.engine}, {"model", r.model}, {"metric", r.metric}, {"regime", r.regime}, {"unit", r.unit},
-                         {"predicted", r.predicted}, {"measured", r.measured}, {"error_pct", r.error_pct()}, {"assumptions", r.assumptions}});
+                         {"predicted", r.predicted}, {"measured", r.measured}, {"error_pct", r.error_pct()}, {"fitted", r.fitted},
+                         {"assumptions", r.assumptions}});
     std::cout << json{{"mode", loso ? "leave-one-source-out" : "in-sample"}, {"rows", out}, {"median_abs_error_pct", s.median},
                       {"p90_abs_error_pct", s.p90}, {"max_abs_error_pct", s.worst}}
                      .dump(2)
@@ -133,6 +141,13 @@ int benchmarks(const std::string& format, bool loso, const std::string& write_pa
     print_rows(rows, md);
     std::printf("\n%s: median |error| %.1f%%, p90 %.1f%%, max %.1f%% over %d figures\n", loso ? "leave-one-source-out" : "in-sample", s.median,
                 s.p90, s.worst, s.n);
+    std::vector<BenchmarkRow> fitted;
+    std::copy_if(rows.begin(), rows.end(), std::back_inserter(fitted), [](const BenchmarkRow& r) { return r.fitted; });
+    if (fitted.size() < rows.size()) {
+      const Summary f = summarise(fitted);
+      std::printf("  of which the %d figures of fitted sources: median %.1f%%, p90 %.1f%%, max %.1f%% (the other %zu are validation only)\n", f.n,
+                  f.median, f.p90, f.worst, rows.size() - fitted.size());
+    }
     print_groups("regime (family/kind/batch)", rows, [](const BenchmarkRow& r) { return r.regime; }, md);
     print_groups("GPU family", rows, [](const BenchmarkRow& r) { return r.family; }, md);
     print_groups("engine", rows, [](const BenchmarkRow& r) { return r.engine; }, md);

@@ -24,6 +24,7 @@ struct Prepared {
   json normalized;
   std::string metric, kind, source;
   double param = 0;  // concurrency, batch or requests
+  bool fit = true;   // false: a validation-only source (predicted and counted, never fitted on)
 };
 
 bool starts(const std::string& s, const char* p) { return s.rfind(p, 0) == 0; }
@@ -60,6 +61,10 @@ std::vector<Prepared> load_all() {
   std::vector<Prepared> out;
   for (const std::string& file : data::list("benchmarks/measurements")) {
     const json doc = json::parse(data::file(file));
+    // Sources marked "fit": false (with their reason in "fit_note") are validation only.
+    std::set<std::string> validation_only;
+    for (const auto& src : doc.value("sources", json::array()))
+      if (!src.value("fit", true)) validation_only.insert(src.at("id").get<std::string>());
     for (const auto& m : doc.at("measurements")) {
       ParseResult p = parse_scenario(measurement_scenario(m));
       if (!p.ok) throw InternalError("benchmark " + m.at("id").get<std::string>() + ": " + p.errors.front().path + " " + p.errors.front().message);
@@ -67,6 +72,7 @@ std::vector<Prepared> load_all() {
       x.s.reference = Reference{};  // never used by a benchmark (reference.preset none); keeps copies small
       x.s.reference.present = false;
       x.param = param(m, "concurrency") + param(m, "batch");
+      x.fit = !validation_only.count(x.source);
       out.push_back(std::move(x));
     }
   }
@@ -149,6 +155,7 @@ BenchmarkRow row_of(const Prepared& p, const Scenario& s, const Evaluation& ev) 
   r.metric = p.metric;
   r.unit = p.m.at("unit");
   r.assumptions = p.m.value("assumptions", "");
+  r.fitted = p.fit;
   r.measured = p.m.at("measured");
   r.predicted = predict(p, ev);
   r.regime = s.gpu.family + "/" + p.kind + "/" + batch_regime(in_flight_per_group(p, ev));
@@ -327,6 +334,7 @@ FitResult fit_calibration(const std::vector<std::string>& exclude_sources) {
   std::vector<int> used;
   std::set<std::string> families, engines;
   for (int i = 0; i < static_cast<int>(preps.size()); ++i) {
+    if (!preps[i].fit) continue;  // validation only
     if (std::find(exclude_sources.begin(), exclude_sources.end(), preps[i].source) != exclude_sources.end()) continue;
     used.push_back(i);
     families.insert(preps[i].s.gpu.family);

@@ -17,6 +17,7 @@ struct BenchmarkRow {
   std::string id, point, source, label, gpu, family, engine, model, metric, unit, assumptions;
   std::string regime;  // family/kind/batch, e.g. "hopper/tpot/low"
   double measured = 0, predicted = 0;
+  bool fitted = true;  // false: its source is validation only (predicted, never fitted on)
   double error_pct() const { return measured != 0 ? (predicted / measured - 1.0) * 100.0 : 0.0; }
   nlohmann::json scenario;  // the normalized scenario it was built from
 };
