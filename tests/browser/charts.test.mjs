@@ -15,6 +15,7 @@ function chartItems(report) {
 }
 
 async function checkCharts(page, items) {
+  await H.chartsSettled(page);
   for (const it of items) {
     const sel = '#report-panel canvas[data-chart-id="' + it.id + '"]';
     assert.equal(await page.locator(sel).count(), 1, 'canvas for ' + it.id);

@@ -125,11 +125,18 @@ export async function assertClean(page, assert) {
   assert.deepEqual(page.dialogs, [], 'no dialog may open');
 }
 
-// Waits for the next evaluation to finish (after an edit).
+// Waits for the next evaluation to finish (after an edit), its charts included (a re-render draws
+// them one per task after the report).
 export async function nextEval(page, action, timeout = 10000) {
   const n = await page.evaluate(() => window.SloEstimator.evalCount());
   await action();
   await page.waitForFunction((k) => window.SloEstimator.evalCount() > k, n, { timeout });
+  await chartsSettled(page);
+}
+
+// Resolves once the charts of the last render are drawn.
+export async function chartsSettled(page) {
+  await page.evaluate(() => (window.SLO && window.SLO.charts && window.SLO.charts.settled ? window.SLO.charts.settled() : null));
 }
 
 // Rejects after ms: every test races its body against this.

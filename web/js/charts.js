@@ -307,14 +307,43 @@ function dataTable(item, lang) {
     h('div', { class: 'table-wrap' }, h('table', null, h('thead', null, head), h('tbody', null, rows))));
 }
 
-function initIn(root) {
+function runInit(fig) {
+  if (!fig._sloInit || !fig.isConnected) return;
+  const f = fig._sloInit;
+  fig._sloInit = null;
+  f();
+}
+
+// Creates or updates the charts of a rendered panel. `defer`: one chart per task (a re-render after
+// an edit), so that the report's own task stays short and no chart update joins it in one long task
+// (issue 11); the first render draws them at once. A figure re-rendered before its turn runs its
+// newest init; a removed one is skipped.
+const queue = [];
+let draining = false;
+function drain() {
+  const fig = queue.shift();
+  if (fig) runInit(fig);
+  if (queue.length) setTimeout(drain, 0);
+  else { draining = false; for (const r of waiting.splice(0)) r(); }
+}
+const waiting = [];
+function initIn(root, opts = {}) {
   for (const fig of root.querySelectorAll('figure.chart')) {
-    if (fig._sloInit) {
-      const f = fig._sloInit;
-      fig._sloInit = null;
-      f();
-    }
+    if (!fig._sloInit) continue;
+    if (!opts.defer) { runInit(fig); continue; }
+    if (!queue.includes(fig)) queue.push(fig);
   }
+  if (queue.length && !draining) { draining = true; setTimeout(drain, 0); }
+}
+
+// Resolves once every deferred chart is drawn (tests, print, exports).
+function settled() {
+  return queue.length || draining ? new Promise((r) => waiting.push(r)) : Promise.resolve();
+}
+
+// Draws every deferred chart now.
+function flush() {
+  while (queue.length) runInit(queue.shift());
 }
 
 function destroyIn(root) {
@@ -334,6 +363,7 @@ function resizeAll() {
 // labels keep their size instead of a screen-wide bitmap being scaled down.
 let printing = false;
 function printMode(on) {
+  if (on) flush();
   if (on === printing) return;
   printing = on;
   for (const c of live) {
@@ -354,4 +384,4 @@ if (window.matchMedia) {
   if (mq.addEventListener) mq.addEventListener('change', onChange);
 }
 
-export const Charts = { render, initIn, destroyIn, keepIn, releaseKept, resizeAll, printMode, config, live };
+export const Charts = { render, initIn, destroyIn, keepIn, releaseKept, resizeAll, printMode, config, live, settled, flush };

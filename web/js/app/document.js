@@ -3,7 +3,7 @@
 import { SearchPanel } from '../search-panel.js';
 import { $, bindings, clone, F, state } from './state.js';
 import { fid, placeholderFor } from './editor.js';
-import { again, schedule } from './evaluate.js';
+import { schedule } from './evaluate.js';
 
 // ---------------------------------------------------------------- input <-> document
 function parseInput(f, el) {

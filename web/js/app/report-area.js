@@ -77,7 +77,7 @@ export function renderReportArea(override) {
     panel.appendChild(h('p', { class: 'muted', text: state.seed && state.seed.pending ? t('computing') : t('seed_unavailable') }));
   }
   panel.classList.toggle('stale', !!(state.errors.length && state.result));
-  Charts.initIn(panel);
+  Charts.initIn(panel, { defer: renderedOnce });
   Charts.releaseKept();
   if (r && !renderedOnce && performance.mark) { renderedOnce = true; performance.mark('slo:report-rendered'); }
   requestAnimationFrame(() => { panel.style.minHeight = ''; });
