@@ -136,10 +136,14 @@ void add_memory(Report& r, const Ctx& c) {
     series("weights", "权重", [](const MemoryPlan& p) { return p.weights.total(); });
     series("reserves", "预留", [](const MemoryPlan& p) { return p.reserves(); });
     series("KV cache", "KV 缓存", [](const MemoryPlan& p) { return p.kv_pool; });
-    series("not usable", "不可用", [](const MemoryPlan& p) { return std::max(0.0, p.hbm - std::max(p.usable, p.weights.total() + p.reserves())); });
+    // What is left of the HBM: the stack reaches the HBM line exactly when the plan fits, whatever the
+    // engine's memory flag covers (SGLang's fraction holds weights + KV, the reserves sit outside it).
+    series("not usable", "不可用", [](const MemoryPlan& p) { return std::max(0.0, p.hbm - p.weights.total() - p.reserves() - p.kv_pool); });
     Marker mk;
     mk.axis = "y";
-    mk.value = s.gpu.memory_bytes / 1e9;
+    // The capacity the bars stack up to (the driver-reported HBM the plan uses, e.g. H20: 102.6 GB),
+    // not the marketed size (96 GB), which a fitting plan would seem to overflow.
+    mk.value = (ev.pools.front().plan.hbm > 0 ? ev.pools.front().plan.hbm : s.gpu.memory_bytes) / 1e9;
     mk.label = b.t("HBM", "显存总量");
     c.markers.push_back(mk);
     sec.chart(c);

@@ -155,6 +155,23 @@ TEST(ReportPipeline, TtftChartUsesRequestsPerMinuteAndKeepsItsScale) {
   EXPECT_EQ(render_text(r).find("requests/s"), std::string::npos);
 }
 
+// The memory chart: its bars stack up to its HBM line when the plan fits (SGLang's fraction holds
+// weights + KV, the reserves sit outside it: they were once counted twice, 4 GB over the line), and
+// the line is the HBM the plan uses (H20: the driver's 97,871 MiB = 102.6 GB), not the marketed 96 GB.
+TEST(ReportPipeline, MemoryChartHbmLineIsWhatTheBarsFill) {
+  const Report r = corrected_report(test::scenario(json::object()), Lang::En);
+  const Chart* chart = nullptr;
+  for (const auto& sec : r.sections)
+    for (const auto& it : sec.items)
+      if (it.kind == Item::Kind::Chart && it.chart.id == "memory_breakdown") chart = &it.chart;
+  ASSERT_NE(chart, nullptr);
+  double stacked = 0;
+  for (const auto& s : chart->series) stacked += s.points.at(0).second;
+  ASSERT_EQ(chart->markers.size(), 1u);
+  EXPECT_NEAR(chart->markers[0].value, 102.63, 0.01);
+  EXPECT_NEAR(stacked, chart->markers[0].value, 1e-6);
+}
+
 }  // namespace
 }  // namespace slo
 
