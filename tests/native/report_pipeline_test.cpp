@@ -139,12 +139,16 @@ namespace {
 // Issue 12, defect 7: one unit per request rate (requests/min, as the workload and the verdicts
 // state it), and an overloaded workload is named in the TTFT chart's title, not drawn as a marker
 // 10x beyond the curve's points (the default is overloaded: 1,752 requests/min against ~180).
-TEST(ReportPipeline, TtftChartUsesRequestsPerMinuteAndKeepsItsScale) {
-  const Report r = corrected_report(test::scenario(json::object()), Lang::En);
-  const Chart* chart = nullptr;
+const Chart* chart_of(const Report& r, const std::string& id) {
   for (const auto& sec : r.sections)
     for (const auto& it : sec.items)
-      if (it.kind == Item::Kind::Chart && it.chart.id == "ttft_vs_rate") chart = &it.chart;
+      if (it.kind == Item::Kind::Chart && it.chart.id == id) return &it.chart;
+  return nullptr;
+}
+
+TEST(ReportPipeline, TtftChartUsesRequestsPerMinuteAndKeepsItsScale) {
+  const Report r = corrected_report(test::scenario(json::object()), Lang::En);
+  const Chart* chart = chart_of(r, "ttft_vs_rate");
   ASSERT_NE(chart, nullptr);
   EXPECT_EQ(chart->x_unit, "requests/min");
   double last = 0;
@@ -160,10 +164,7 @@ TEST(ReportPipeline, TtftChartUsesRequestsPerMinuteAndKeepsItsScale) {
 // the line is the HBM the plan uses (H20: the driver's 97,871 MiB = 102.6 GB), not the marketed 96 GB.
 TEST(ReportPipeline, MemoryChartHbmLineIsWhatTheBarsFill) {
   const Report r = corrected_report(test::scenario(json::object()), Lang::En);
-  const Chart* chart = nullptr;
-  for (const auto& sec : r.sections)
-    for (const auto& it : sec.items)
-      if (it.kind == Item::Kind::Chart && it.chart.id == "memory_breakdown") chart = &it.chart;
+  const Chart* chart = chart_of(r, "memory_breakdown");
   ASSERT_NE(chart, nullptr);
   double stacked = 0;
   for (const auto& s : chart->series) stacked += s.points.at(0).second;
