@@ -308,7 +308,7 @@ void classify(StepParts& s) {
 
 // Runs one forward with or without two-batch overlap and keeps the faster (or the one asked for).
 template <class Fill>
-StepParts forward(const Ctx& c, Fill fill, double overhead, double time_scale, bool low_latency) {
+StepParts forward(const Ctx& c, Fill fill, double overhead, double time_scale, bool low_latency, double launches = 0) {
   const std::string mode = c.pool.deployment->two_batch_overlap;
   // Totals of one tally: compute, exposed communication and overhead.
   auto finish = [&](StepParts& s, bool tbo) {
@@ -326,6 +326,9 @@ StepParts forward(const Ctx& c, Fill fill, double overhead, double time_scale, b
     s.exposed_comm = tbo ? std::max(0.0, total_comm - s.compute_total) +
                                (1.0 - c.e.tbo_overlap) * std::min(total_comm, s.compute_total)
                          : total_comm;
+    // Eager launches are asynchronous: the CPU enqueues kernels while the GPU runs earlier ones, so
+    // only launch time beyond the GPU's own time shows. Source: CUDA asynchronous execution model.
+    if (launches > 0) s.overhead += std::max(0.0, launches - s.compute_total - s.exposed_comm);
     s.total = s.compute_total + s.exposed_comm + s.overhead;
   };
   const bool can_overlap = c.m.is_moe() && c.ep > 1;
@@ -394,7 +397,13 @@ StepParts decode_step(const Pool& pool, double seqs, double context, double time
 
 StepParts prefill_pass(const Pool& pool, double tokens, double seqs, double attn_work, double time_scale) {
   Ctx c(pool);
+  // The per-pass CPU cost (scheduling) is serial; the kernel launches overlap the GPU's work, except
+  // behind expert parallelism: a normal-mode all-to-all makes the CPU wait for each MoE layer's
+  // receive counts (to size its buffers), so the launches after it cannot run ahead.
+  // Source: DeepEP README (normal kernels: CPU-GPU sync for the received token counts, no CUDA graph).
   const double overhead = step_overhead(c, c.stage_layers, true);
+  const double fixed = c.m.is_moe() && c.ep > 1 ? overhead : c.pool.deployment->engine.overheads.prefill_ms * 1e-3 * c.e.launch_scale;
+  const double launches = overhead - fixed;
   StepParts s = forward(
       c,
       [&](Booker& b, StepParts& sp) {
@@ -402,7 +411,7 @@ StepParts prefill_pass(const Pool& pool, double tokens, double seqs, double attn
                        c.stage_dense, false);
         comm(c, sp, tokens, false, c.stage_moe, c.stage_layers, c.stage_dense);
       },
-      overhead, time_scale, false);
+      fixed, time_scale, false, launches);
   return s;
 }
 

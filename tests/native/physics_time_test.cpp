@@ -285,3 +285,41 @@ TEST(PhysicsTime, MoeGemmFactorScalesOnlyExpertGemms) {
   const Evaluation dense = evaluate_scenario(scenario(llama70b("h100-80g", "fp8", "bf16")), kNoTtft);
   EXPECT_DOUBLE_EQ(gemm_at(dense, 0.5), gemm_at(dense, 1.0));
 }
+
+namespace slo {
+namespace {
+
+// A prefill pass's eager kernel launches overlap the GPU's work (asynchronous launches): the pass
+// takes the per-pass CPU cost plus max(GPU time, launch time). A short prompt on a dense model is
+// launch-bound: its pass is the launches plus the fixed cost, not the launches plus the GPU time;
+// a long one hides its launches. Behind expert parallelism (DeepEP's CPU sync per MoE layer) they add.
+TEST(PhysicsTime, PrefillLaunchesOverlapTheGpuExceptBehindEp) {
+  const auto pass = [](const Evaluation& ev, double tokens, double prefill_kernel_us) {
+    Pool pool = ev.pools.front().pool;
+    Deployment d = *pool.deployment;
+    d.engine.overheads.prefill_kernel_us = prefill_kernel_us;
+    pool.deployment = &d;
+    return prefill_pass(pool, tokens, 1, tokens * tokens / 2);
+  };
+  const Evaluation dense = evaluate_scenario(scenario(llama70b("h100-80g", "fp8", "bf16")), kNoTtft);
+  const double fixed = dense.s.deployment.engine.overheads.prefill_ms * 1e-3 * dense.s.gpu.eff.launch_scale;
+  // GPU time of the pass alone (no launch cost): compute and exposed communication.
+  const StepParts bare = pass(dense, 128, 0.0);
+  const double gpu = bare.compute_total + bare.exposed_comm;
+  // Launch-bound at 100 and 200 us per kernel (launches L and 2L, both far beyond a 128-token pass's
+  // GPU time): overlapped, t = fixed + L, so 2 t(100) - t(200) = fixed; summed it would be fixed + gpu.
+  const double t100 = pass(dense, 128, 100.0).total, t200 = pass(dense, 128, 200.0).total;
+  EXPECT_GT(t200 - t100, 3 * gpu) << "launch-bound";
+  EXPECT_NEAR(2 * t100 - t200, fixed, 1e-9) << "launches and GPU time are not summed (GPU time " << gpu << " s)";
+  // Compute-bound: a 16K-token pass hides 20 us launches entirely.
+  const StepParts big = pass(dense, 16384, 20.0), big0 = pass(dense, 16384, 0.0);
+  EXPECT_NEAR(big.total, big0.total, 1e-12);
+  // Expert parallelism (DeepSeek-V3 EP32 on H20): the launches add to the GPU time.
+  const Evaluation ep = evaluate_scenario(scenario(json::object()), kNoTtft);
+  const StepParts e0 = pass(ep, 16384, 0.0), e1 = pass(ep, 16384, 20.0);
+  EXPECT_GT(e1.total - e0.total, 0.9 * (e1.overhead - e0.overhead));
+  EXPECT_GT(e1.overhead - e0.overhead, 0.0);
+}
+
+}  // namespace
+}  // namespace slo
