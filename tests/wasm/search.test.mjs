@@ -32,7 +32,7 @@ test('fewest GPUs for a small case: identical natively and in wasm', () => {
     model: { preset: 'Qwen/Qwen3-30B-A3B' },
     hardware: { gpu: 'h100-80g', nodes: 1, gpus_per_node: 4 },
     deployment: { mode: 'colocated', colocated: { gpus: 4, attention_tp: 1, ep: 4 } },
-    slo: { concurrent_sessions: 16, throughput_tokens_per_s: 100000, ttft_p50_ms: 2000, tpot_ms: 50 },
+    slo: { concurrent_sessions: 16, throughput_tokens_per_s: 200000, ttft_p50_ms: 2000, tpot_ms: 50 },
     reference: { preset: 'none' },
   });
   const r = compare(['--mode', 'fewest'], doc, { mode: 'fewest' });
