@@ -227,7 +227,12 @@ ParseResult parse_scenario(const json& doc, Lang lang) {
   if (clean()) {
     check_deployment(R, s.deployment, s.model, dep, "deployment", cluster, cluster_desc);
     check_prefill_chunks(R, s.deployment, s.workload, dep, "deployment");
-    if (rf.present && derive && !document_sets(doc, "reference")) skip_unfitting_reference(s, rdep, rpr, lang);
+    if (rf.present && derive && !document_sets(doc, "reference")) {
+      skip_unfitting_reference(s, rdep, rpr, lang);
+      // The normalized document says so: parsed again, it must mean the same (no reference), not
+      // an explicit reference the model does not fit (found by the structured fuzzer).
+      if (!rf.present) merged["reference"]["preset"] = "none", rf.id = "none";
+    }
     if (rf.present) check_prefill_chunks(R, rf.deployment, rf.workload, rdep, "reference.deployment");
     if (rf.present) {
       check_deployment(R, rf.deployment, s.model, rdep, "reference.deployment", 1 << 20, "");

@@ -2,6 +2,9 @@
 // document does not set follow the ones it sets; version 1 documents keep their meaning.
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <string>
+
 #include <nlohmann/json.hpp>
 
 #include "slo/api.hpp"
@@ -111,4 +114,26 @@ TEST(ScenarioDerive, MinimalDocumentParsesBackToTheSameScenario) {
   ParseResult llama = parse(seven(2)[0]);
   json m = minimal_scenario(llama.normalized, llama.source);
   EXPECT_FALSE(m.contains("deployment")) << m.dump();  // EP 1 is derived, not written
+}
+
+// A version 2 document of a dense custom model (Qwen2.5-7B's config.json) derives the default
+// reference (DeepSeek-V3 on H20, EP 8), which does not fit it and is not applied. The normalized
+// document must say so: validated again it means the same scenario, instead of an explicit reference
+// with EP 8 on a dense model (an error). Found by the structured fuzzer with a Llama config.
+TEST(ScenarioDerive, AnUnfittingDerivedReferenceIsNoneInTheNormalizedDocument) {
+  std::ifstream f(std::string(SLO_SOURCE_DIR) + "/tests/fixtures/hub/Qwen--Qwen2.5-7B-Instruct.config.json");
+  const json config = json::parse(f);
+  const json doc{{"version", 2}, {"model", {{"config", config}, {"preset", nullptr}}}};
+  const ParseResult p = parse(doc);
+  ASSERT_TRUE(p.ok);
+  EXPECT_FALSE(p.scenario.reference.present);
+  EXPECT_FALSE(p.scenario.notes.empty());
+  EXPECT_EQ(p.normalized["reference"]["preset"], "none");
+  const ParseResult again = parse(p.normalized);
+  ASSERT_TRUE(again.ok) << (again.errors.empty() ? "" : again.errors.front().path + ": " + again.errors.front().message);
+  EXPECT_EQ(again.normalized, p.normalized);
+  const json m = minimal_scenario(p.normalized, p.source);
+  const ParseResult back = parse(m);
+  ASSERT_TRUE(back.ok) << m.dump();
+  EXPECT_EQ(back.normalized, p.normalized);
 }
