@@ -179,6 +179,10 @@ Analysis analyse(const Scenario& s_in) {
   if (dec.plan.fits()) a.tpot_batch1_s = decode_at(dec, 1, ev.running_context, 0, ev.time_scale).tpot_s;
   a.decode_curve = decode_curve(ev);
   a.littles_sessions = littles_sessions(s);
+  const Engine& eng = s.deployment.engine;
+  if (s.model.attention == AttentionType::MLA && !eng.mla_profile_after.empty() &&
+      release_at_or_before(s.deployment.engine_version, eng.mla_profile_after))
+    a.unprofiled_release_bound = eng.mla_profile_after;
   if (s.slo.concurrent_sessions > 0 && fits) {
     AtConcurrency c;
     c.loop = closed_loop(ev, s.slo.concurrent_sessions);

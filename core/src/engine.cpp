@@ -1,5 +1,8 @@
 #include "slo/engine.hpp"
 
+#include <cctype>
+#include <vector>
+
 #include <nlohmann/json.hpp>
 
 #include "slo/data.hpp"
@@ -43,6 +46,7 @@ Engine read_engine(const json& j) {
   e.max_running_requests = j.value("max_running_requests", 4096);
   e.spec_max_running_requests = j.value("spec_max_running_requests", 0);
   e.cuda_graph_max_batch = j.value("cuda_graph_max_batch", 512);
+  e.mla_profile_after = j.value("mla_profile_after", "");
   e.overheads = read_overheads(j.at("overheads"));
   if (j.contains("mxfp4_marlin_pad")) {
     e.mxfp4_pad_hidden = j.at("mxfp4_marlin_pad").at("hidden");
@@ -76,6 +80,32 @@ const std::vector<Engine>& engine_presets() {
     return out;
   }();
   return list;
+}
+
+namespace {
+// The leading numeric components of a release string: "v0.17.post1.dev" -> {0, 17}.
+std::vector<long> release_numbers(const std::string& s) {
+  std::vector<long> out;
+  std::size_t i = s.find_first_of("0123456789");
+  while (i != std::string::npos && i < s.size() && std::isdigit(static_cast<unsigned char>(s[i]))) {
+    long n = 0;
+    for (; i < s.size() && std::isdigit(static_cast<unsigned char>(s[i])) && n < 100000000; ++i) n = n * 10 + (s[i] - '0');
+    out.push_back(n);
+    if (i + 1 < s.size() && s[i] == '.' && std::isdigit(static_cast<unsigned char>(s[i + 1]))) ++i;
+    else break;
+  }
+  return out;
+}
+}  // namespace
+
+bool release_at_or_before(const std::string& stated, const std::string& bound) {
+  const std::vector<long> a = release_numbers(stated), b = release_numbers(bound);
+  if (a.empty() || b.empty()) return false;
+  for (std::size_t k = 0; k < b.size(); ++k) {
+    const long x = k < a.size() ? a[k] : 0;
+    if (x != b[k]) return x < b[k];
+  }
+  return true;
 }
 
 void select_build(Engine& e, const std::string& platform) {

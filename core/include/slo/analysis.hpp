@@ -76,6 +76,9 @@ struct Analysis {
   double tpot_batch1_s = 0;            // decode TPOT at one sequence per DP group
   std::vector<std::pair<double, double>> decode_curve;  // (TPOT ms, output tokens/s per GPU)
   double littles_sessions = 0;         // sessions decoding at once for the throughput target at the TPOT limit
+  // The engine release the scenario states is one the profile does not describe for its MLA model
+  // (at or before Engine::mla_profile_after, which it holds; "" otherwise).
+  std::string unprofiled_release_bound;
   std::optional<AtConcurrency> at_concurrency;
   std::vector<TtftCurvePoint> ttft_curve;
   Candidate smallest;

@@ -42,6 +42,9 @@ struct Engine {
   int max_running_requests = 4096;
   int spec_max_running_requests = 0;  // the default limit with speculative decoding (0: unchanged)
   int cuda_graph_max_batch = 512;
+  // For MLA models, the newest release the profile does not describe (measured as validation only:
+  // early-2025 releases, before the engines' DeepSeek kernels); "" = no such release known.
+  std::string mla_profile_after;
   EngineOverheads overheads;
   EngineKernel kernel;
   // MXFP4 experts on a GPU without FP4 tensor cores are repacked for the weight-only Marlin kernel,
@@ -56,6 +59,10 @@ struct Engine {
 
 // Selects the engine's build for the GPU's software platform (no-op when it has none).
 void select_build(Engine& e, const std::string& platform);
+
+// True when a stated release (e.g. "0.4.3.post2", "v0.7.3.dev138 (rocm/...)") is at or before
+// `bound` ("0.4.3"), compared on the bound's numeric components; false when either has no number.
+bool release_at_or_before(const std::string& stated, const std::string& bound);
 
 const std::vector<Engine>& engine_presets();
 const Engine* find_engine(const std::string& id);
