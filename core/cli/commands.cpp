@@ -93,6 +93,13 @@ void print_groups(const char* title, const std::vector<BenchmarkRow>& rows, Key 
   }
 }
 
+// The rows of fitted sources (validation-only sources left out).
+std::vector<BenchmarkRow> fitted_rows(const std::vector<BenchmarkRow>& rows) {
+  std::vector<BenchmarkRow> out;
+  std::copy_if(rows.begin(), rows.end(), std::back_inserter(out), [](const BenchmarkRow& r) { return r.fitted; });
+  return out;
+}
+
 int write_validation(const std::vector<BenchmarkRow>& rows, const std::string& path) {
   ojson doc;
   doc["about"] = "Error bands by regime from leave-one-source-out predictions (slo-estimator benchmarks --loso --write). "
@@ -102,8 +109,7 @@ int write_validation(const std::vector<BenchmarkRow>& rows, const std::string& p
                       "engines, count in overall but not in the bands)";
   const Summary all = summarise(rows);
   doc["overall"] = {{"n", all.n}, {"median_abs_pct", all.median}, {"p90_abs_pct", all.p90}, {"max_abs_pct", all.worst}};
-  std::vector<BenchmarkRow> fitted;
-  std::copy_if(rows.begin(), rows.end(), std::back_inserter(fitted), [](const BenchmarkRow& r) { return r.fitted; });
+  const std::vector<BenchmarkRow> fitted = fitted_rows(rows);
   const Summary f = summarise(fitted);
   doc["overall_fitted_sources"] = {{"n", f.n}, {"median_abs_pct", f.median}, {"p90_abs_pct", f.p90}, {"max_abs_pct", f.worst}};
   for (const auto& [k, g] : group(fitted, [](const BenchmarkRow& r) { return r.regime; })) doc["regimes"][k] = band_json(band_from_errors(k, errors(g)));
@@ -141,8 +147,7 @@ int benchmarks(const std::string& format, bool loso, const std::string& write_pa
     print_rows(rows, md);
     std::printf("\n%s: median |error| %.1f%%, p90 %.1f%%, max %.1f%% over %d figures\n", loso ? "leave-one-source-out" : "in-sample", s.median,
                 s.p90, s.worst, s.n);
-    std::vector<BenchmarkRow> fitted;
-    std::copy_if(rows.begin(), rows.end(), std::back_inserter(fitted), [](const BenchmarkRow& r) { return r.fitted; });
+    const std::vector<BenchmarkRow> fitted = fitted_rows(rows);
     if (fitted.size() < rows.size()) {
       const Summary f = summarise(fitted);
       std::printf("  of which the %d figures of fitted sources: median %.1f%%, p90 %.1f%%, max %.1f%% (the other %zu are validation only)\n", f.n,

@@ -104,6 +104,13 @@ StepParts full_prefill_pass(const PoolEval& pe, const LengthDist& in, double sca
   return prefill_pass(pe.pool, chunk, seqs, work, scale);
 }
 
+double pool_tokens_per_step(const PoolEval& pe) { return pe.pool.with_mtp ? tokens_per_step(pe.pool.deployment->mtp) : 1.0; }
+
+// TPOT = step time / tokens per step, stretched by the time the GPUs spend on prefill.
+double tpot_of_step(double step_total, double per_step, double prefill_share) {
+  return step_total / per_step / std::max(1e-6, 1.0 - prefill_share);
+}
+
 // decode_step() through the pool's memo (a pure function of these arguments for one pool).
 StepParts memo_decode_step(const PoolEval& pe, double seqs, double context, double scale) {
   if (!pe.decode_memo) return decode_step(pe.pool, seqs, context, scale);
@@ -122,13 +129,11 @@ DecodePoint decode_at(const PoolEval& pe, double in_flight, double context, doub
   const int pp = pe.pool.cfg.pp;
   d.in_flight = in_flight;
   d.context = context;
-  d.tokens_per_step = pe.pool.with_mtp ? tokens_per_step(pe.pool.deployment->mtp) : 1.0;
+  d.tokens_per_step = pool_tokens_per_step(pe);
   const double seqs = std::max(1.0, in_flight / pp);
   d.step = memo_decode_step(pe, seqs, context, scale);
   d.prefill_share = prefill_share;
-  const double share = std::max(1e-6, 1.0 - prefill_share);
-  // TPOT = step time / tokens per step, stretched by the time the GPUs spend on prefill.
-  d.tpot_s = d.step.total / d.tokens_per_step / share;
+  d.tpot_s = tpot_of_step(d.step.total, d.tokens_per_step, prefill_share);
   d.output_tps = pe.plan.dp * in_flight / d.tpot_s;
   return d;
 }
@@ -282,12 +287,12 @@ bool evaluate_capacity(Evaluation& ev, const EvalOptions& o) {
   // only recomputes through decode_at's memo.
   struct Slot { double batch = -1, total = 0; };
   std::array<Slot, 256> step_total{};
-  const double tokens_step = dec.pool.with_mtp ? tokens_per_step(s.deployment.mtp) : 1.0;
+  const double tokens_step = pool_tokens_per_step(dec);
   auto tpot_of = [&](const PoolEval& pe, double b, double share) {
     if (&pe != &dec) return decode_at(pe, b, ev.running_context, share, scale).tpot_s;
     Slot& slot = step_total[static_cast<std::size_t>(static_cast<long long>(b)) & 255u];
     if (slot.batch != b) slot = Slot{b, decode_at(pe, b, ev.running_context, 0, scale).step.total};
-    return slot.total / tokens_step / std::max(1e-6, 1.0 - share);
+    return tpot_of_step(slot.total, tokens_step, share);
   };
   // Largest batch with TPOT <= limit (given the prefill share), bounded by KV and the cap.
   auto best_batch = [&](const PoolEval& pe, double share, std::string& limit) {

@@ -282,6 +282,12 @@ double kernels_per_layer(const ModelArch& m, bool moe, bool quant) {
 // CPU and launch time of one forward pass: the engine's per-pass cost plus every kernel's fixed
 // duration (CUDA-graph replay in decode; eager launches in prefill), on this platform's launch scale.
 // Source: engine profiles (core/data/engines.json), fitted per engine on published measurements.
+// The engine's serial CPU time per forward pass before its kernels (scheduling, sampling).
+double pass_cpu(const Ctx& c, bool prefill) {
+  const EngineOverheads& o = c.pool.deployment->engine.overheads;
+  return (prefill ? o.prefill_ms : o.step_ms) * 1e-3 * c.e.launch_scale;
+}
+
 double step_overhead(const Ctx& c, double layers, bool prefill) {
   const EngineOverheads& o = c.pool.deployment->engine.overheads;
   const ModelArch& m = c.m;
@@ -382,7 +388,7 @@ StepParts decode_step(const Pool& pool, double seqs, double context, double time
           layers_compute(c, b, seqs, seqs, context, 0, false, 1.0, moe, 1.0 - moe, true);
           comm(c, sp, seqs, true, moe, 1.0, 1.0 - moe);
         },
-        step_overhead(c, 1.0, false) - c.pool.deployment->engine.overheads.step_ms * 1e-3 * c.e.launch_scale * 0.75, 1.0,
+        step_overhead(c, 1.0, false) - pass_cpu(c, false) * 0.75, 1.0,
         true);  // draft passes replay inside the same CUDA graph: a quarter of the per-step overhead
     s.mtp_draft = d * draft.total;
     s.total += s.mtp_draft;
@@ -402,7 +408,7 @@ StepParts prefill_pass(const Pool& pool, double tokens, double seqs, double attn
   // receive counts (to size its buffers), so the launches after it cannot run ahead.
   // Source: DeepEP README (normal kernels: CPU-GPU sync for the received token counts, no CUDA graph).
   const double overhead = step_overhead(c, c.stage_layers, true);
-  const double fixed = c.m.is_moe() && c.ep > 1 ? overhead : c.pool.deployment->engine.overheads.prefill_ms * 1e-3 * c.e.launch_scale;
+  const double fixed = c.m.is_moe() && c.ep > 1 ? overhead : pass_cpu(c, true);
   const double launches = overhead - fixed;
   StepParts s = forward(
       c,

@@ -319,6 +319,7 @@ function runInit(fig) {
 // (issue 11); the first render draws them at once. A figure re-rendered before its turn runs its
 // newest init; a removed one is skipped.
 const queue = [];
+const waiting = [];  // settled() callers
 let draining = false;
 function drain() {
   const fig = queue.shift();
@@ -326,7 +327,6 @@ function drain() {
   if (queue.length) setTimeout(drain, 0);
   else { draining = false; for (const r of waiting.splice(0)) r(); }
 }
-const waiting = [];
 function initIn(root, opts = {}) {
   for (const fig of root.querySelectorAll('figure.chart')) {
     if (!fig._sloInit) continue;
