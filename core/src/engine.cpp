@@ -46,6 +46,7 @@ Engine read_engine(const json& j) {
   e.max_running_requests = j.value("max_running_requests", 4096);
   e.spec_max_running_requests = j.value("spec_max_running_requests", 0);
   e.cuda_graph_max_batch = j.value("cuda_graph_max_batch", 512);
+  e.dp_prefill_all_reduce = j.value("dp_prefill_all_reduce", false);
   e.mla_profile_after = j.value("mla_profile_after", "");
   e.overheads = read_overheads(j.at("overheads"));
   if (j.contains("mxfp4_marlin_pad")) {

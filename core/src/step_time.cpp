@@ -251,8 +251,14 @@ void comm(const Ctx& c, StepParts& s, double n, bool low_latency, double moe_lay
     s.tp_allreduce += allreduce_time(c, n * H * 2.0, c.t) * dense_layers;
   }
   // MoE tensor parallel without EP: partial sums of all the stage's tokens reduced over MoE TP.
-  if (c.m.is_moe() && c.moe_tp > 1)
-    s.tp_allreduce += allreduce_time(c, n * (c.dp > 1 ? c.dp : 1) * H * 2.0 / (c.ep > 1 ? c.ep : 1), c.moe_tp) * moe_layers;
+  if (c.m.is_moe() && c.moe_tp > 1) {
+    // With DP attention the ranks' tokens are gathered before the experts and scattered after: an
+    // all-gather + reduce-scatter (one all-reduce's bytes), or two whole-batch all-reduces where the
+    // engine gathers a prefill batch that way. Source: SGLang dp_attention.py (DpPaddingMode: extend
+    // batches use SUM_LEN, gathered with all_reduce; decode picks the cheaper MAX_LEN all-gather).
+    const bool twice = !low_latency && c.dp > 1 && c.ep <= 1 && c.pool.deployment->engine.dp_prefill_all_reduce;
+    s.tp_allreduce += (twice ? 2.0 : 1.0) * allreduce_time(c, n * (c.dp > 1 ? c.dp : 1) * H * 2.0 / (c.ep > 1 ? c.ep : 1), c.moe_tp) * moe_layers;
+  }
   // Pipeline: activations cross each stage boundary once.
   if (c.pool.cfg.pp > 1) {
     const bool cross = c.pool.cfg.instance_gpus() > c.pool.gpus_per_node;

@@ -321,5 +321,33 @@ TEST(PhysicsTime, PrefillLaunchesOverlapTheGpuExceptBehindEp) {
   EXPECT_GT(e1.overhead - e0.overhead, 0.0);
 }
 
+// SGLang DP attention over tensor-parallel experts (DeepSeek-R1 on 8 x H200, DP8, MoE TP8): a prefill
+// batch is gathered and scattered by two whole-batch all-reduces per MoE layer; decode, and an
+// engine without that gather, pay one all-reduce's bytes. Source: SGLang dp_attention.py (SUM_LEN).
+TEST(PhysicsTime, DpAttentionPrefillGathersByAllReduceTwice) {
+  json doc = deepseek("h200-141g", 8, 1);
+  doc["deployment"]["colocated"]["ep"] = 1;
+  doc["deployment"]["engine"] = {{"name", "sglang"}};
+  const Evaluation ev = evaluate_scenario(scenario(doc), kNoTtft);
+  Pool pool = ev.pools.front().pool;
+  ASSERT_EQ(pool.dp(), 8);
+  Deployment d = *pool.deployment;
+  ASSERT_TRUE(d.engine.dp_prefill_all_reduce);
+  pool.deployment = &d;
+  const double tokens = 1024;
+  const double twice = prefill_pass(pool, tokens, 1, tokens * tokens / 2).tp_allreduce;
+  const double dec_on = decode_step(pool, 64, 4000).tp_allreduce;
+  d.engine.dp_prefill_all_reduce = false;
+  const double once = prefill_pass(pool, tokens, 1, tokens * tokens / 2).tp_allreduce;
+  EXPECT_NEAR(twice, 2 * once, 1e-12);
+  EXPECT_DOUBLE_EQ(decode_step(pool, 64, 4000).tp_allreduce, dec_on) << "decode gathers by all-gather either way";
+  // One all-reduce per MoE layer of the 8 ranks' 8,192 tokens x 7,168 x 2 bytes (117.4 MB): ring over
+  // NVLink, 2 x 7/8 of the data each way, plus the fitted all-reduce latency; 58 MoE layers.
+  const Gpu& g = *pool.gpu;
+  const double bytes = 8 * tokens * 7168 * 2.0;
+  const double one = 2.0 * 7 / 8 * bytes / (g.nvlink_bytes_s * g.eff.nvlink) + g.eff.allreduce_latency_us * 1e-6;
+  EXPECT_NEAR(once, 58 * one, 1e-9);
+}
+
 }  // namespace
 }  // namespace slo

@@ -42,6 +42,10 @@ struct Engine {
   int max_running_requests = 4096;
   int spec_max_running_requests = 0;  // the default limit with speculative decoding (0: unchanged)
   int cuda_graph_max_batch = 512;
+  // DP attention over tensor-parallel experts: prefill batches gather every rank's tokens by an
+  // all-reduce of the whole batch (each rank fills its slice, zeros elsewhere) and scatter the
+  // experts' output by a second one, instead of an all-gather + reduce-scatter (half the bytes).
+  bool dp_prefill_all_reduce = false;
   // For MLA models, the newest release the profile does not describe (measured as validation only:
   // early-2025 releases, before the engines' DeepSeek kernels); "" = no such release known.
   std::string mla_profile_after;
