@@ -58,6 +58,7 @@ run('every chart kind of the schema is drawn (synthetic schema-1 report)', async
   assert.equal(await page.locator('#report-panel img').count(), 0);
   assert.match(await page.textContent('.report-title'), /<img src=x onerror=alert\(1\)>/);
   // contents: one button per section, scrolling without touching the fragment
+  await page.waitForFunction(() => !window.SloEstimator.hashPending());
   const hash = await page.evaluate(() => location.hash);
   assert.equal(await page.locator('.toc button').count(), 0, 'three sections: no contents line');
   assert.equal(await page.evaluate(() => location.hash), hash);

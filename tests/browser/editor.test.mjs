@@ -85,7 +85,8 @@ run('model and GPU preset switch updates the scenario and the report', async () 
   const after = await page.evaluate(() => JSON.stringify(window.SloEstimator.report()));
   const r = JSON.parse(after);
   if ((r.sections || []).length || (r.verdicts || []).length) assert.notEqual(after, before, 'the report changed with the model');
-  // the URL follows the scenario
+  // the URL follows the scenario (written once edits pause)
+  await page.waitForFunction(() => /^#s=1\.[A-Za-z0-9_-]+&lang=en$/.test(location.hash));
   assert.match(await page.evaluate(() => location.hash), /^#s=1\.[A-Za-z0-9_-]+&lang=en$/);
   await H.assertClean(page, assert);
   await page.close();

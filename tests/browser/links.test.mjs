@@ -139,6 +139,38 @@ for (const [name, make, expect] of hostile) {
   });
 }
 
+run('the address bar follows the scenario once edits pause: one write for a burst of edits', async () => {
+  const page = await H.openPage(env.browser.context, env.srv.url + '#lang=en');
+  await page.waitForFunction(() => !window.SloEstimator.hashPending() && /^#s=/.test(location.hash));
+  await page.evaluate(() => {
+    window.__writes = 0;
+    const orig = history.replaceState.bind(history);
+    history.replaceState = (...a) => { window.__writes++; return orig(...a); };
+  });
+  // eight edits as fast as the page evaluates them (typing, or dragging a value)
+  await page.evaluate(async () => {
+    const el = document.getElementById('f-slo-tpot_ms');
+    for (let i = 0; i < 8; i++) {
+      const done = new Promise((r) => document.addEventListener('slo:evaluated', r, { once: true }));
+      el.value = String(41 + i);
+      el.dispatchEvent(new Event('input'));
+      await done;
+    }
+  });
+  await H.chartsSettled(page);
+  // written once the edits pause, in a task of its own: not once per evaluation
+  await page.waitForFunction(() => !window.SloEstimator.hashPending());
+  const writes = await page.evaluate(() => window.__writes);
+  assert.ok(writes >= 1 && writes <= 3, 'address-bar writes for 8 edits: ' + writes);
+  const link = await page.evaluate(() => window.SloEstimator.link());
+  assert.equal(await page.evaluate(() => location.hash), link.slice(link.indexOf('#')));
+  const other = await H.openPage(env.browser.context, await page.evaluate(() => location.href));
+  assert.equal((await other.evaluate(() => window.SloEstimator.scenario())).slo.tpot_ms, 48);
+  await H.assertClean(page, assert);
+  await page.close();
+  await other.close();
+});
+
 run('pasting another link into the address bar loads it (hashchange)', async () => {
   const page = await H.openPage(env.browser.context, env.srv.url + '#lang=en');
   const n = await page.evaluate(() => window.SloEstimator.evalCount());

@@ -10,7 +10,7 @@ import { buildEditor } from './editor.js';
 import { explicitPaths, leafPaths, sentDoc } from './document.js';
 import { evaluateNow } from './evaluate.js';
 import { currentReport, renderReportArea } from './report-area.js';
-import { applyConfiguration, fullUrl, toast, updateHash } from './links.js';
+import { applyConfiguration, dropPendingHash, fullUrl, hashPending, toast, updateHash } from './links.js';
 import { markdownText } from './export-menu.js';
 
 export let E = null;          // the core, behind Engine (worker or main thread)
@@ -45,6 +45,7 @@ export async function boot() {
   // A pasted share link loads; a fragment without a scenario (an in-page anchor) is not a link.
   window.addEventListener('hashchange', () => {
     const f = LINK.parseFragment(location.hash);
+    if (f.tooLong || f.params.has('s')) dropPendingHash();
     if (f.tooLong || f.params.has('s')) loadFromFragment(f).catch(() => {});
   });
   readyResolve(true);
@@ -136,6 +137,7 @@ export const publicApi = {
   lastEvalMs: () => state.lastEvalMs,
   lastRenderMs: () => state.lastRenderMs,
   evalCount: () => state.evalCount,
+  hashPending: () => hashPending(),
   markdown: () => markdownText(),
   engine: () => (E ? E.mode : ''),
   csv: () => Exports.tablesCsv(currentReport() || {}),

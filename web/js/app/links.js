@@ -11,6 +11,42 @@ import { evaluateNow, schedule } from './evaluate.js';
 import { renderReportArea } from './report-area.js';
 
 let hashSeq = 0;
+// The address bar follows the scenario once edits pause: history.replaceState costs 20-40 ms of
+// main-thread time per call in Chromium (measured, tests/browser/measure.mjs), so a drag over a
+// field writes the URL once, in a task of its own, not once per evaluation. The share link, the
+// print link and "open full page" use the encoding at once; leaving the page writes what is pending.
+const HASH_DELAY_MS = 300;
+let hashTimer = 0;
+let pendingFrag = null;
+
+function replaceHashSoon(frag) {
+  pendingFrag = frag;
+  clearTimeout(hashTimer);
+  hashTimer = setTimeout(flushHash, HASH_DELAY_MS);
+}
+
+// Writes the pending fragment now (tests, leaving the page); a no-op when none is pending.
+export function flushHash() {
+  clearTimeout(hashTimer);
+  hashTimer = 0;
+  const frag = pendingFrag;
+  pendingFrag = null;
+  if (frag !== null && !state.keepHash && location.hash !== frag) history.replaceState(null, '', frag);
+}
+
+// True while an address-bar write waits for edits to pause (tests).
+export function hashPending() {
+  return pendingFrag !== null;
+}
+
+// A link opened in the address bar replaces whatever was pending.
+export function dropPendingHash() {
+  clearTimeout(hashTimer);
+  hashTimer = 0;
+  pendingFrag = null;
+}
+
+window.addEventListener('pagehide', flushHash);
 
 // ---------------------------------------------------------------- links
 export function baseUrl() {
@@ -45,7 +81,7 @@ export async function updateHash() {
   if (seq !== hashSeq) return;
   state.encoded = enc;
   const frag = fragmentFor(enc, state.view);
-  if (!state.keepHash && location.hash !== frag) history.replaceState(null, '', frag);
+  if (!state.keepHash && location.hash !== frag) replaceHashSoon(frag);
   const pl = document.querySelector('.print-link');
   if (pl) pl.textContent = fullUrl();
   const of = $('open-full');
@@ -56,7 +92,10 @@ export async function copyLink() {
   if (!state.minimal) return;
   const seq = ++hashSeq;
   state.encoded = await LINK.encodeScenario(state.minimal);
-  if (seq === hashSeq && !state.keepHash) history.replaceState(null, '', fragmentFor(state.encoded, state.view));
+  if (seq === hashSeq && !state.keepHash) {
+    dropPendingHash();
+    history.replaceState(null, '', fragmentFor(state.encoded, state.view));
+  }
   const url = fullUrl();
   const ok = await Exports.copyText(url);
   const box = $('link-box'), out = $('link-out'), note = $('link-note');
