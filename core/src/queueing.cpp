@@ -162,9 +162,10 @@ TtftStats simulate_ttft(double rate, const LengthDist& input, double budget,
         }
       }
     }
+    // A pass takes a prefix of the queue and finishes all of it but perhaps its last request, so the
+    // finished requests are a prefix too: popping them keeps each pass O(requests it takes), not
+    // O(queue) (an overloaded load queues thousands). Empty prompts pop when they reach the front.
     while (!queue.empty() && reqs[queue.front()].done >= reqs[queue.front()].length - 1e-9) queue.pop_front();
-    // Remove finished entries anywhere in the queue (a request can finish behind a partial one).
-    queue.erase(std::remove_if(queue.begin(), queue.end(), [&](int i) { return reqs[i].done >= reqs[i].length - 1e-9; }), queue.end());
     if (t > horizon_limit) {
       st.stable = false;
       break;
