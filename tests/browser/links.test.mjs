@@ -166,6 +166,11 @@ run('the address bar follows the scenario once edits pause: one write for a burs
   assert.equal(await page.evaluate(() => location.hash), link.slice(link.indexOf('#')));
   const other = await H.openPage(env.browser.context, await page.evaluate(() => location.href));
   assert.equal((await other.evaluate(() => window.SloEstimator.scenario())).slo.tpot_ms, 48);
+  // an edit undone before the write: the address bar keeps the scenario shown, not the undone one
+  await H.nextEval(page, () => page.fill('#f-slo-tpot_ms', '49'));
+  await H.nextEval(page, () => page.fill('#f-slo-tpot_ms', '48'));
+  await page.waitForFunction(() => !window.SloEstimator.hashPending());
+  assert.equal(await page.evaluate(() => location.hash), link.slice(link.indexOf('#')));
   await H.assertClean(page, assert);
   await page.close();
   await other.close();

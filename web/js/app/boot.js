@@ -45,8 +45,9 @@ export async function boot() {
   // A pasted share link loads; a fragment without a scenario (an in-page anchor) is not a link.
   window.addEventListener('hashchange', () => {
     const f = LINK.parseFragment(location.hash);
-    if (f.tooLong || f.params.has('s')) dropPendingHash();
-    if (f.tooLong || f.params.has('s')) loadFromFragment(f).catch(() => {});
+    if (!f.tooLong && !f.params.has('s')) return;
+    dropPendingHash();
+    loadFromFragment(f).catch(() => {});
   });
   readyResolve(true);
 }

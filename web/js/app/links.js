@@ -25,7 +25,7 @@ function replaceHashSoon(frag) {
   hashTimer = setTimeout(flushHash, HASH_DELAY_MS);
 }
 
-// Writes the pending fragment now (tests, leaving the page); a no-op when none is pending.
+// Writes the pending fragment now (leaving the page, or the delay over); a no-op when none is pending.
 export function flushHash() {
   clearTimeout(hashTimer);
   hashTimer = 0;
@@ -81,7 +81,7 @@ export async function updateHash() {
   if (seq !== hashSeq) return;
   state.encoded = enc;
   const frag = fragmentFor(enc, state.view);
-  if (!state.keepHash && location.hash !== frag) replaceHashSoon(frag);
+  if (!state.keepHash) replaceHashSoon(frag);  // also when equal: it supersedes an older pending write
   const pl = document.querySelector('.print-link');
   if (pl) pl.textContent = fullUrl();
   const of = $('open-full');
