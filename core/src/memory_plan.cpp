@@ -17,8 +17,6 @@ int Pool::local_expert_slots() const {
   return (model->routed_experts + cfg.redundant_experts) / cfg.ep;
 }
 
-namespace {
-
 // Expert bytes as loaded relative to the checkpoint's: MXFP4 experts on a GPU without FP4 tensor
 // cores are repacked for the Marlin kernel with the hidden size and each rank's intermediate padded.
 // Source: vLLM Mxfp4MoEMethod.create_weights, Marlin backend (round_up(hidden, 256), round_up(I / tp, 128)).
@@ -30,8 +28,6 @@ double marlin_padding(const Pool& pool, int moe_tp) {
   const double h = static_cast<double>(m.hidden), i = static_cast<double>(m.moe_intermediate) / moe_tp;
   return h > 0 && i > 0 ? up(h, e.mxfp4_pad_hidden) * up(i, e.mxfp4_pad_intermediate) / (h * i) : 1.0;
 }
-
-}  // namespace
 
 WeightBytes weights_per_gpu(const Pool& pool) {
   const ModelArch& m = *pool.model;

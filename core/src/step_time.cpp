@@ -34,6 +34,7 @@ struct Ctx {
   double attn_wbytes;
   int t, moe_tp, ep, dp;
   double imbalance;  // max / mean tokens per EP rank (the busiest rank sets the layer's time)
+  double expert_pad; // routed-expert bytes as loaded / as in the checkpoint (Marlin padding)
   double stage_layers, stage_moe, stage_dense;
   explicit Ctx(const Pool& p)
       : pool(p), m(*p.model), g(*p.gpu), e(p.gpu->eff), t(p.cfg.attention_tp), moe_tp(p.cfg.moe_tp()), ep(p.cfg.ep), dp(p.dp()) {
@@ -56,6 +57,7 @@ struct Ctx {
     attn_peak = (attn8 ? g.peak(act) : g.bf16_flops) * std::min(0.98, e.attention * k.attention);
     wq = weight_bytes(p.precision->weights, p.precision->group_size);
     imbalance = 1.0 / p.deployment->balance(ep, p.cfg.redundant_experts);
+    expert_pad = marlin_padding(p, moe_tp);
     attn_wbytes = p.precision->hp_attention ? 2.0 : wq;
     const int pp = p.cfg.pp;
     stage_layers = std::ceil(static_cast<double>(m.layers) / pp);
@@ -228,7 +230,8 @@ void layers_compute(const Ctx& c, Booker& b, double n, double seqs, double conte
     const double rows_per_slot = N * m.experts_per_tok / slots * c.imbalance;  // on the busiest rank
     const double p_active = 1.0 - std::pow(1.0 - static_cast<double>(m.experts_per_tok) / m.routed_experts, N * m.routed_experts / slots);
     const double local = c.pool.local_expert_slots();
-    const double expert_w = 3.0 * H * static_cast<double>(m.moe_intermediate) / c.moe_tp;
+    // The kernel streams and multiplies the experts as loaded (padded for Marlin; memory_plan.hpp).
+    const double expert_w = 3.0 * H * static_cast<double>(m.moe_intermediate) / c.moe_tp * c.expert_pad;
     b.op(local * p_active * expert_w * c.wq * moe_count, local * rows_per_slot * 2.0 * m.moe_intermediate / c.moe_tp * 2.0 * 3.0 * moe_count,
          false, 2.0 * local * rows_per_slot * expert_w * moe_count, c.moe_peak, false, c.hbm);
   }

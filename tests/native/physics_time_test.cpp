@@ -15,6 +15,7 @@
 #include "slo/scenario.hpp"
 #include "test_scenario.hpp"
 #include "slo/step_time.hpp"
+#include "slo/memory_plan.hpp"
 
 using nlohmann::json;
 using namespace slo;
@@ -347,6 +348,29 @@ TEST(PhysicsTime, DpAttentionPrefillGathersByAllReduceTwice) {
   const double bytes = 8 * tokens * 7168 * 2.0;
   const double one = 2.0 * 7 / 8 * bytes / (g.nvlink_bytes_s * g.eff.nvlink) + g.eff.allreduce_latency_us * 1e-6;
   EXPECT_NEAR(once, 58 * one, 1e-9);
+}
+
+// The decode step streams the experts as vLLM loads them: MXFP4 repacked for Marlin on Hopper,
+// hidden 2,880 -> 3,072 and intermediate 2,880 -> 2,944 (x 1.091). At a batch that touches every
+// expert, the step reads the padded bytes: the extra read equals the memory plan's extra expert bytes.
+// Source: vLLM Mxfp4MoEMethod (Marlin backend), as in PhysicsMemory.GptOssMxfp4OnHopperUnderVllmLoadsMarlinPaddedExperts.
+TEST(PhysicsTime, MarlinPaddedExpertsAreWhatADecodeStepReads) {
+  const json doc = {{"model", {{"preset", "openai/gpt-oss-120b"}}},
+                    {"precision", {{"weights", "mxfp4"}, {"activations", "bf16"}, {"kv_cache", "bf16"}}},
+                    {"hardware", {{"gpu", "h100-80g"}, {"nodes", 1}, {"gpus_per_node", 1}}},
+                    {"deployment", {{"engine", {{"name", "vllm"}}}, {"colocated", {{"gpus", 1}, {"attention_tp", 1}, {"ep", 1}}}}},
+                    {"reference", {{"preset", "none"}}}};
+  const Evaluation ev = evaluate_scenario(scenario(doc), kNoTtft);
+  Pool pool = ev.pools.front().pool;
+  Deployment d = *pool.deployment;
+  pool.deployment = &d;
+  EXPECT_NEAR(marlin_padding(pool, 1), 3072.0 * 2944.0 / (2880.0 * 2880.0), 1e-12);
+  const double padded = decode_step(pool, 1024, 2048).weight_bytes, plan_padded = weights_per_gpu(pool).routed_experts;
+  d.engine.mxfp4_pad_hidden = d.engine.mxfp4_pad_intermediate = 0;
+  const double plain = decode_step(pool, 1024, 2048).weight_bytes, plan_plain = weights_per_gpu(pool).routed_experts;
+  EXPECT_GT(padded, plain);
+  // (the plan also counts the experts' biases, 3 x 2,880 of 3 x 2,880^2 per expert: 0.035%)
+  EXPECT_NEAR((padded - plain) / (plan_padded - plan_plain), 1.0, 1e-3);
 }
 
 }  // namespace

@@ -39,6 +39,11 @@ struct WeightBytes {
 // Bytes of weights one GPU of the pool holds (the worst pipeline stage).
 WeightBytes weights_per_gpu(const Pool& pool);
 
+// Routed-expert bytes as the engine loads them relative to the checkpoint's (MXFP4 experts repacked
+// for vLLM's Marlin kernel on GPUs without FP4 tensor cores: hidden and per-rank intermediate
+// padded); 1 otherwise. The same padded weights are what every step reads.
+double marlin_padding(const Pool& pool, int moe_tp);
+
 struct MemoryPlan {
   double hbm = 0;          // GPU memory (bytes)
   double usable = 0;       // hbm x memory_fraction
