@@ -288,22 +288,23 @@ double kernels_per_layer(const ModelArch& m, bool moe, bool quant) {
   return 2 + attn + ffn + (quant ? gemms : 0);
 }
 
-// CPU and launch time of one forward pass: the engine's per-pass cost plus every kernel's fixed
-// duration (CUDA-graph replay in decode; eager launches in prefill), on this platform's launch scale.
-// Source: engine profiles (core/data/engines.json), fitted per engine on published measurements.
-// The engine's serial CPU time per forward pass before its kernels (scheduling, sampling).
+// The engine's serial CPU time per forward pass before its kernels (scheduling, sampling), on this
+// platform's launch scale. Source: engine profiles (core/data/engines.json), fitted per engine.
 double pass_cpu(const Ctx& c, bool prefill) {
   const EngineOverheads& o = c.pool.deployment->engine.overheads;
   return (prefill ? o.prefill_ms : o.step_ms) * 1e-3 * c.e.launch_scale;
 }
 
+// CPU and launch time of one forward pass: the per-pass cost plus every kernel's fixed duration
+// (CUDA-graph replay in decode; eager launches in prefill), on this platform's launch scale.
+// Source: engine profiles (core/data/engines.json), fitted per engine on published measurements.
 double step_overhead(const Ctx& c, double layers, bool prefill) {
   const EngineOverheads& o = c.pool.deployment->engine.overheads;
   const ModelArch& m = c.m;
   const bool quant = c.pool.precision->activations == DType::FP8 || c.pool.precision->activations == DType::INT8;
   const double moe_share = m.layers > 0 ? static_cast<double>(m.moe_layers()) / m.layers : 0.0;
   const double kernels = layers * (moe_share * kernels_per_layer(m, true, quant) + (1 - moe_share) * kernels_per_layer(m, false, quant));
-  return ((prefill ? o.prefill_ms : o.step_ms) * 1e-3 + kernels * (prefill ? o.prefill_kernel_us : o.kernel_us) * 1e-6) * c.e.launch_scale;
+  return pass_cpu(c, prefill) + kernels * (prefill ? o.prefill_kernel_us : o.kernel_us) * 1e-6 * c.e.launch_scale;
 }
 
 void classify(StepParts& s) {

@@ -26,11 +26,9 @@ function replaceHashSoon(frag) {
 }
 
 // Writes the pending fragment now (leaving the page, or the delay over); a no-op when none is pending.
-export function flushHash() {
-  clearTimeout(hashTimer);
-  hashTimer = 0;
+function flushHash() {
   const frag = pendingFrag;
-  pendingFrag = null;
+  dropPendingHash();
   if (frag !== null && !state.keepHash && location.hash !== frag) history.replaceState(null, '', frag);
 }
 
