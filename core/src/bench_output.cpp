@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
-#include <sstream>
 
 namespace slo {
 
@@ -137,15 +136,26 @@ void table_row(const std::string& line, BenchOutput& b) {
   else if (l.rfind("input sequence length", 0) == 0) b.input_tokens = avg;
 }
 
+// The lines of `text` as std::getline reads them (no <sstream>: its locale facets cost the wasm
+// about 60 KB of code).
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> out;
+  for (std::size_t at = 0; at < text.size();) {
+    std::size_t end = text.find('\n', at);
+    if (end == std::string::npos) end = text.size();
+    out.push_back(text.substr(at, end - at));
+    at = end + 1;
+  }
+  return out;
+}
+
 bool from_text(const std::string& text, BenchOutput& b) {
   b.format = "text";
   const bool genai = text.find("GenAI-Perf") != std::string::npos || text.find("Time To First Token") != std::string::npos;
   b.tool = genai ? "genai-perf" : text.find("Backend:") != std::string::npos ? "sglang" : "vllm";
   double total_in = 0, total_out = 0;
-  std::istringstream in(text);
-  std::string line;
   bool any = false;
-  while (std::getline(in, line)) {
+  for (const std::string& line : lines_of(text)) {
     if (genai) {
       table_row(line, b);
       // "Concurrency: 10" in genai-perf's command echo / profile name
@@ -184,9 +194,8 @@ BenchParse parse_bench_output(const std::string& text, Lang lang) {
   }
   json j = json::parse(clean, nullptr, false);
   if (j.is_discarded()) {
-    std::istringstream lines(clean);
-    std::string line, last;
-    while (std::getline(lines, line))
+    std::string last;
+    for (const std::string& line : lines_of(clean))
       if (line.find_first_not_of(" \t\r") != std::string::npos && line[line.find_first_not_of(" \t\r")] == '{') last = line;
     j = last.empty() ? json() : json::parse(last, nullptr, false);
   }

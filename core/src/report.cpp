@@ -2,7 +2,7 @@
 
 #include <cmath>
 #include <cstdio>
-#include <sstream>
+#include <string_view>
 #include <utility>
 
 namespace slo {
@@ -277,7 +277,17 @@ static std::string verdict_line(const Verdict& v, Lang lang) {
   return s;
 }
 
-static void text_table(std::ostringstream& o, const Table& t) {
+// The renderers append to one string: text only (a number must be formatted first), and no
+// <sstream>, whose locale facets were about 60 KB of the wasm's code (issue 11).
+struct Out {
+  std::string s;
+  Out& operator<<(std::string_view v) {
+    s.append(v.data(), v.size());
+    return *this;
+  }
+};
+
+static void text_table(Out& o, const Table& t) {
   if (!t.title.empty()) o << t.title << "\n";
   // Column widths measured in code points, so CJK text lines up approximately.
   auto width = [](const std::string& s) {
@@ -314,7 +324,7 @@ static void text_table(std::ostringstream& o, const Table& t) {
 }
 
 std::string render_text(const Report& r) {
-  std::ostringstream o;
+  Out o;
   if (!r.banner_top.empty()) {
     for (const auto& l : r.banner_top) o << l << "\n";
   } else {
@@ -358,7 +368,7 @@ std::string render_text(const Report& r) {
     for (const auto& w : r.warnings) o << "• " << w << "\n";
   }
   for (const auto& b : r.banner_bottom) o << b << "\n";
-  std::string out = o.str();
+  std::string out = std::move(o.s);
   for (const auto& a : r.appendices) out += "\n" + render_text(a);
   return out;
 }
@@ -388,7 +398,7 @@ static std::string md_escape_line(const std::string& s) {
 }
 
 static std::string render_markdown(const Report& r, int level) {
-  std::ostringstream o;
+  Out o;
   const std::string h1(level, '#'), h2(level + 1, '#');
   o << h1 << " " << md_escape_line(r.title) << "\n\n";
   if (!r.headline.empty()) o << "**" << md_escape_line(r.headline) << "**\n\n";
@@ -463,7 +473,7 @@ static std::string render_markdown(const Report& r, int level) {
     for (const auto& w : r.warnings) o << "- " << md_escape_line(w) << "\n";
     o << "\n";
   }
-  std::string out = o.str();
+  std::string out = std::move(o.s);
   // Appendices sit under the report (one heading level down), never as a second top-level report.
   for (const auto& a : r.appendices) out += "\n---\n\n" + render_markdown(a, level + 1);
   return out;

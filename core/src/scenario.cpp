@@ -7,7 +7,6 @@
 #include <map>
 #include <mutex>
 #include <set>
-#include <sstream>
 
 #include "slo/data.hpp"
 #include "slo/scenario_derive.hpp"

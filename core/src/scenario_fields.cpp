@@ -4,8 +4,8 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <cstdio>
 #include <set>
-#include <sstream>
 
 #include "slo/data.hpp"
 #include "slo/scenario_derive.hpp"
@@ -19,10 +19,9 @@ std::string join(const std::vector<std::string>& v, const char* sep) {
 }
 
 std::string num_text(double x) {
-  std::ostringstream o;
-  o.precision(10);
-  o << x;
-  return o.str();
+  char b[32];  // what an ostream at precision 10 writes
+  std::snprintf(b, sizeof b, "%.10g", x);
+  return b;
 }
 
 // Paths whose value is free-form (validated by their own parser), never merged key by key.
