@@ -98,6 +98,33 @@ int ttft_requests_within_budget(int requests, double mean_input, double budget) 
   return std::max(kMinRequests, static_cast<int>(kMaxTtftPasses / passes_per_request / 1.1));
 }
 
+namespace {
+
+// The random part of a simulation: request i's exponential gap at rate 1 and its prompt length.
+// It depends on the seed and the length distribution only, not on the rate or the count (a
+// simulation of n requests reads the first n), so a report's 15 simulations (the TTFT-vs-load curve,
+// the sensitivities) draw it once: the same numbers, without 3 logarithms per request each time.
+struct ArrivalStream {
+  uint64_t seed = 0;
+  double mean = -1, max = -1;
+  Rng rng{0};
+  std::vector<double> gaps, lengths;
+};
+
+const ArrivalStream& arrival_stream(uint64_t seed, const LengthDist& input, int n) {
+  thread_local ArrivalStream s;
+  if (s.seed != seed || s.mean != input.mean() || s.max != input.max() || s.gaps.empty()) {
+    s = ArrivalStream{seed, input.mean(), input.max(), Rng(seed), {}, {}};
+  }
+  while (static_cast<int>(s.gaps.size()) < n) {
+    s.gaps.push_back(-std::log(1.0 - s.rng.uniform()));
+    s.lengths.push_back(std::round(input.sample(s.rng.uniform())));
+  }
+  return s;
+}
+
+}  // namespace
+
 TtftStats simulate_ttft(double rate, const LengthDist& input, double budget,
                         const std::function<double(const PassWork&)>& pass_time,
                         const std::function<double(double)>& extra, int requests, uint64_t seed) {
@@ -106,16 +133,16 @@ TtftStats simulate_ttft(double rate, const LengthDist& input, double budget,
   struct Req {
     double arrival, length, done = 0, start = -1;
   };
-  Rng rng(seed);
   requests = ttft_requests_within_budget(requests, input.mean(), budget);
   const int warmup = requests / 10;
   const int total = requests + warmup;
+  const ArrivalStream& unit = arrival_stream(seed, input, total);
   std::vector<Req> reqs;
   reqs.reserve(total);
   double t_arr = 0;
   for (int i = 0; i < total; ++i) {
-    t_arr += -std::log(1.0 - rng.uniform()) / rate;
-    reqs.push_back(Req{t_arr, std::round(input.sample(rng.uniform()))});
+    t_arr += unit.gaps[i] / rate;
+    reqs.push_back(Req{t_arr, unit.lengths[i]});
   }
   std::deque<int> queue;
   std::vector<double> ttft, waits, prefills;
