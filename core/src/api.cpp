@@ -30,10 +30,26 @@ json errors_json(const std::vector<FieldError>& errors) {
   return a;
 }
 
+// `j` compact, with member `key` (a placeholder in `j`) written as the JSON text `raw`.
+std::string dump_with(const json& j, const std::string& key, const std::string& raw) {
+  if (!j.contains(key)) return dump(j);
+  std::string s = "{";
+  for (const auto& [k, v] : j.items()) {
+    if (s.size() > 1) s += ',';
+    s += dump(json(k)) + ':';
+    s += k == key ? raw : dump(v);
+  }
+  return s + '}';
+}
+
+std::string text_of(const json& j) { return dump(j); }
+std::string text_of(const std::string& s) { return s; }
+
+// f() returns the document (a json, or its text); an exception becomes an error document.
 template <class F>
 std::string guarded(F&& f) {
   try {
-    return dump(f());
+    return text_of(f());
   } catch (const std::exception& e) {
     return dump(error_doc("(internal)", std::string("internal error: ") + e.what()));
   } catch (...) {
@@ -44,16 +60,16 @@ std::string guarded(F&& f) {
 }  // namespace
 
 std::string evaluate(const std::string& scenario_json, const std::string& options_json) {
-  return guarded([&]() -> json {
+  return guarded([&]() -> std::string {
     json opts = options_json.empty() ? json::object() : json::parse(options_json, nullptr, false);
-    if (opts.is_discarded() || !opts.is_object()) return error_doc("(options)", "options: invalid value; allowed: a JSON object");
+    if (opts.is_discarded() || !opts.is_object()) return dump(error_doc("(options)", "options: invalid value; allowed: a JSON object"));
     Lang lang = parse_lang(opts.value("lang", std::string("en")));
     std::string method = opts.value("method", std::string("corrected"));
     if (method != "corrected" && method != "seed")
-      return error_doc("(options).method", "method: invalid value \"" + method + "\"; allowed: corrected, seed");
+      return dump(error_doc("(options).method", "method: invalid value \"" + method + "\"; allowed: corrected, seed"));
     json formats = opts.value("formats", json::array({"json"}));
     ParseResult p = parse_scenario_text(scenario_json, lang);
-    if (!p.ok) return json{{"ok", false}, {"errors", errors_json(p.errors)}};
+    if (!p.ok) return dump(json{{"ok", false}, {"errors", errors_json(p.errors)}});
     json out{{"ok", true}, {"errors", json::array()}, {"scenario", p.normalized}, {"minimal", minimal_scenario(p.normalized, p.source)}};
     Report r;
     if (method == "seed") {
@@ -72,10 +88,15 @@ std::string evaluate(const std::string& scenario_json, const std::string& option
     auto want = [&](const char* f) {
       return formats.is_array() && std::find(formats.begin(), formats.end(), json(f)) != formats.end();
     };
-    if (want("json")) out["report"] = to_json(r);
+    // The report's JSON is written as text (report_json.cpp) and spliced in at its key.
+    std::string report;
+    if (want("json")) {
+      report = report_json_text(r);
+      out["report"] = nullptr;
+    }
     if (want("text")) out["text"] = render_text(r);
     if (want("markdown")) out["markdown"] = render_markdown(r);
-    return out;
+    return dump_with(out, "report", report);
   });
 }
 

@@ -30,6 +30,21 @@ TEST(ReportPipeline, ReportOfAnAnalysisEqualsReportOfTheScenario) {
   EXPECT_EQ(a.ttft_curve.size(), 8u);  // every rate below capacity is stable on the default case
 }
 
+// The report's JSON is written as text, not built as a tree (issue 11): it must be the compact
+// dump nlohmann gives the same document (keys in std::map order, its number format and escapes),
+// for both methods, both languages, and a name with quotes, control characters and CJK.
+TEST(ReportPipeline, ReportJsonTextIsTheCompactDumpOfItsDocument) {
+  const Scenario s = test::scenario(json{{"name", "a \"q\" \\ \n\t\u0001 \u00fc \u4e2d </b>"}});
+  for (Lang lang : {Lang::En, Lang::Zh}) {
+    for (const Report& r : {corrected_report(s, lang), seed_report(s, lang)}) {
+      const std::string text = report_json_text(r);
+      EXPECT_EQ(json::parse(text).dump(-1, ' ', false, json::error_handler_t::replace), text);
+    }
+    // The corrected report's title carries the name, its control character escaped.
+    EXPECT_NE(report_json_text(corrected_report(s, lang)).find("\\n\\t\\u0001"), std::string::npos);
+  }
+}
+
 // A TPOT target no decode batch meets (1 ms) and no throughput target: these printed
 // "decode step bound by n/a" and the seed appendix's "Target achievement: n/a".
 TEST(ReportPipeline, FiguresWithoutAValueSayWhy) {

@@ -148,6 +148,8 @@ struct Report {
 // batch cap ("prefill pool 8 GPU: TP8 x DP1 : decode pool 24 GPU = ... · MTP 1 · KV fp8 · ...").
 std::string configuration_label(const Scenario& s, Lang lang);
 
+// The report as JSON text (report_json.cpp writes it directly: what to_json(r).dump() gives).
+std::string report_json_text(const Report& r);
 nlohmann::json to_json(const Report& r);
 nlohmann::json to_json(const Value& v);
 std::string render_text(const Report& r);
