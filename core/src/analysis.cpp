@@ -6,6 +6,9 @@
 
 #include "slo/kv_cache.hpp"
 #include "slo/workloads.hpp"
+#include "size_region.hpp"
+
+SLO_SIZE_BEGIN
 
 namespace slo {
 
@@ -200,3 +203,5 @@ Analysis analyse(const Scenario& s_in) {
 }
 
 }  // namespace slo
+
+SLO_SIZE_END

@@ -9,6 +9,9 @@
 #include "slo/corrected_report.hpp"
 #include "slo/scenario.hpp"
 #include "slo/seed_method.hpp"
+#include "size_region.hpp"
+
+SLO_SIZE_BEGIN
 
 namespace slo::api {
 
@@ -158,3 +161,5 @@ std::string paste_benchmark(const std::string& scenario_json, const std::string&
 }
 
 }  // namespace slo::api
+
+SLO_SIZE_END

@@ -1,5 +1,8 @@
 // The string API's shared helpers (api_internal.hpp).
 #include "api_internal.hpp"
+#include "size_region.hpp"
+
+SLO_SIZE_BEGIN
 
 namespace slo::api {
 
@@ -34,3 +37,5 @@ json applied_document(const json& normalized, const Scenario& s) {
 
 
 }  // namespace slo::api
+
+SLO_SIZE_END

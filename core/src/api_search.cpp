@@ -9,6 +9,9 @@
 #include "slo/report.hpp"
 #include "slo/scenario.hpp"
 #include "slo/search.hpp"
+#include "size_region.hpp"
+
+SLO_SIZE_BEGIN
 
 namespace slo::api {
 
@@ -128,3 +131,5 @@ std::string launch(const std::string& scenario_json, const std::string& options_
 }
 
 }  // namespace slo::api
+
+SLO_SIZE_END

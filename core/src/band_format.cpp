@@ -2,6 +2,9 @@
 
 #include <cmath>
 #include <cstdio>
+#include "size_region.hpp"
+
+SLO_SIZE_BEGIN
 
 namespace slo {
 
@@ -60,3 +63,5 @@ void attach_bands(Report& r, const FigureBands& f) {
 }
 
 }  // namespace slo
+
+SLO_SIZE_END

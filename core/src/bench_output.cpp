@@ -4,6 +4,9 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include "size_region.hpp"
+
+SLO_SIZE_BEGIN
 
 namespace slo {
 
@@ -300,3 +303,5 @@ BenchReference bench_reference(const BenchOutput& b, const json& normalized, Lan
 }
 
 }  // namespace slo
+
+SLO_SIZE_END

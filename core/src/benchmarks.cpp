@@ -11,6 +11,9 @@
 
 #include "slo/data.hpp"
 #include "slo/evaluation.hpp"
+#include "size_region.hpp"
+
+SLO_SIZE_BEGIN
 
 namespace slo {
 
@@ -569,3 +572,5 @@ FigureBands figure_bands(const Evaluation& ev) {
 }
 
 }  // namespace slo
+
+SLO_SIZE_END

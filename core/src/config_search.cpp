@@ -13,6 +13,9 @@
 
 #include "slo/analysis.hpp"
 #include "slo/search.hpp"
+#include "size_region.hpp"
+
+SLO_SIZE_BEGIN
 
 namespace slo {
 
@@ -408,3 +411,5 @@ SearchResult search_configurations(const Scenario& s, const SearchOptions& o, co
 }
 
 }  // namespace slo
+
+SLO_SIZE_END

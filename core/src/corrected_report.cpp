@@ -10,6 +10,9 @@
 #include "slo/band_format.hpp"
 #include "slo/report_load.hpp"
 #include "slo/seed_method.hpp"
+#include "size_region.hpp"
+
+SLO_SIZE_BEGIN
 
 namespace slo {
 
@@ -195,3 +198,5 @@ Report corrected_report(const Analysis& a, Lang lang) {
 Report corrected_report(const Scenario& s, Lang lang) { return corrected_report(analyse(s), lang); }
 
 }  // namespace slo
+
+SLO_SIZE_END

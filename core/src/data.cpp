@@ -1,6 +1,9 @@
 #include "slo/data.hpp"
 
 #include <stdexcept>
+#include "size_region.hpp"
+
+SLO_SIZE_BEGIN
 
 namespace slo::data {
 
@@ -26,3 +29,5 @@ std::vector<std::string> list(std::string_view prefix) {
 }
 
 }  // namespace slo::data
+
+SLO_SIZE_END

@@ -7,6 +7,9 @@
 
 #include "slo/data.hpp"
 #include "slo/errors.hpp"
+#include "size_region.hpp"
+
+SLO_SIZE_BEGIN
 
 namespace slo {
 
@@ -129,3 +132,5 @@ const std::string& default_engine_id() {
 }
 
 }  // namespace slo
+
+SLO_SIZE_END

@@ -1,4 +1,7 @@
 #include "slo/errors.hpp"
+#include "size_region.hpp"
+
+SLO_SIZE_BEGIN
 
 namespace slo {
 
@@ -61,3 +64,5 @@ nlohmann::json to_json(const FieldError& e) {
 }
 
 }  // namespace slo
+
+SLO_SIZE_END

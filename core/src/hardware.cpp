@@ -4,6 +4,9 @@
 
 #include "slo/data.hpp"
 #include "slo/errors.hpp"
+#include "size_region.hpp"
+
+SLO_SIZE_BEGIN
 
 namespace slo {
 
@@ -86,3 +89,5 @@ const Gpu* find_gpu(const std::string& id) {
 }
 
 }  // namespace slo
+
+SLO_SIZE_END

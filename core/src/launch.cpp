@@ -23,6 +23,9 @@
 #include "slo/launch.hpp"
 
 #include <cstdio>
+#include "size_region.hpp"
+
+SLO_SIZE_BEGIN
 
 namespace slo {
 
@@ -141,3 +144,5 @@ LaunchPlan launch_commands(const Scenario& s, const std::string& engine) {
 }
 
 }  // namespace slo
+
+SLO_SIZE_END

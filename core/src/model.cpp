@@ -5,6 +5,9 @@
 #include <cmath>
 
 #include "slo/data.hpp"
+#include "size_region.hpp"
+
+SLO_SIZE_BEGIN
 
 namespace slo {
 
@@ -287,3 +290,5 @@ ModelArch load_preset(const std::string& id) {
 }
 
 }  // namespace slo
+
+SLO_SIZE_END

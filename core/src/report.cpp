@@ -4,6 +4,9 @@
 #include <cstdio>
 #include <string_view>
 #include <utility>
+#include "size_region.hpp"
+
+SLO_SIZE_BEGIN
 
 namespace slo {
 
@@ -378,3 +381,5 @@ static std::string render_markdown(const Report& r, int level) {
 std::string render_markdown(const Report& r) { return render_markdown(r, 1); }
 
 }  // namespace slo
+
+SLO_SIZE_END

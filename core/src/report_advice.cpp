@@ -4,6 +4,9 @@
 
 #include "report_common.hpp"
 #include "slo/seed_method.hpp"
+#include "size_region.hpp"
+
+SLO_SIZE_BEGIN
 
 namespace slo::rpt {
 
@@ -155,3 +158,5 @@ void add_method(Report& r, const Ctx& c) {
 }
 
 }  // namespace slo::rpt
+
+SLO_SIZE_END

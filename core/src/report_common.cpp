@@ -2,6 +2,9 @@
 #include "report_common.hpp"
 
 #include <algorithm>
+#include "size_region.hpp"
+
+SLO_SIZE_BEGIN
 
 namespace slo::rpt {
 
@@ -171,3 +174,5 @@ Ctx::Ctx(const Analysis& an, Lang lang)
 }
 
 }  // namespace slo::rpt
+
+SLO_SIZE_END

@@ -5,6 +5,9 @@
 #include <cmath>
 
 #include "slo/report.hpp"
+#include "size_region.hpp"
+
+SLO_SIZE_BEGIN
 
 namespace slo {
 
@@ -194,3 +197,5 @@ json to_json(const Value& v) {
 }
 
 }  // namespace slo
+
+SLO_SIZE_END

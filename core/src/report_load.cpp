@@ -1,6 +1,9 @@
 #include "slo/report_load.hpp"
 
 #include "slo/band_format.hpp"
+#include "size_region.hpp"
+
+SLO_SIZE_BEGIN
 
 namespace slo {
 
@@ -52,3 +55,5 @@ void add_load_section(Report& r, const Evaluation& ev, const FigureBands& bands)
 }
 
 }  // namespace slo
+
+SLO_SIZE_END

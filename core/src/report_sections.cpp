@@ -3,6 +3,9 @@
 #include <cmath>
 
 #include "report_common.hpp"
+#include "size_region.hpp"
+
+SLO_SIZE_BEGIN
 
 namespace slo::rpt {
 
@@ -211,3 +214,5 @@ void add_prefill(Report& r, const Ctx& c) {
 }
 
 }  // namespace slo::rpt
+
+SLO_SIZE_END

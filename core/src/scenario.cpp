@@ -12,6 +12,9 @@
 #include "slo/scenario_derive.hpp"
 #include "slo/strict_json.hpp"
 #include "scenario_fields.hpp"
+#include "size_region.hpp"
+
+SLO_SIZE_BEGIN
 
 namespace slo {
 
@@ -349,3 +352,5 @@ json minimal_scenario(const json& normalized, const json& source) {
 }
 
 }  // namespace slo
+
+SLO_SIZE_END

@@ -4,6 +4,9 @@
 #include <algorithm>
 
 #include "slo/precision.hpp"
+#include "size_region.hpp"
+
+SLO_SIZE_BEGIN
 
 namespace slo {
 
@@ -108,3 +111,5 @@ void derive_deployment(json& dep, const json& doc, const ModelArch& m, int clust
 }
 
 }  // namespace slo
+
+SLO_SIZE_END

@@ -9,6 +9,9 @@
 
 #include "slo/data.hpp"
 #include "slo/scenario_derive.hpp"
+#include "size_region.hpp"
+
+SLO_SIZE_BEGIN
 
 namespace slo::fields {
 
@@ -355,3 +358,5 @@ void skip_unfitting_reference(Scenario& s, const json& rdep, const json& rpr, La
 }
 
 }  // namespace slo::fields
+
+SLO_SIZE_END

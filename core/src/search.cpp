@@ -4,6 +4,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include "size_region.hpp"
+
+SLO_SIZE_BEGIN
 
 namespace slo {
 
@@ -163,3 +166,5 @@ std::vector<Variant> sensitivity_variants(const Scenario& s) {
 }
 
 }  // namespace slo
+
+SLO_SIZE_END

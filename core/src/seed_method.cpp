@@ -23,6 +23,9 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include "size_region.hpp"
+
+SLO_SIZE_BEGIN
 
 namespace slo {
 
@@ -608,3 +611,5 @@ Report seed_report(const Scenario& s, Lang lang) {
 }
 
 }  // namespace slo
+
+SLO_SIZE_END

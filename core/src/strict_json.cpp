@@ -4,6 +4,9 @@
 
 #include <set>
 #include <vector>
+#include "size_region.hpp"
+
+SLO_SIZE_BEGIN
 
 namespace slo {
 
@@ -113,3 +116,5 @@ StrictJsonResult parse_strict_json(const std::string& text) {
 }
 
 }  // namespace slo
+
+SLO_SIZE_END

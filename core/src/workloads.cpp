@@ -3,6 +3,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include "size_region.hpp"
+
+SLO_SIZE_BEGIN
 
 namespace slo {
 
@@ -248,3 +251,5 @@ LoadResult run_load(const Evaluation& ev) {
 }
 
 }  // namespace slo
+
+SLO_SIZE_END
