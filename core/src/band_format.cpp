@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstdio>
+
 #include "size_region.hpp"
 
 SLO_SIZE_BEGIN

@@ -1,6 +1,7 @@
 #include "slo/data.hpp"
 
 #include <stdexcept>
+
 #include "size_region.hpp"
 
 SLO_SIZE_BEGIN

@@ -23,6 +23,7 @@
 #include "slo/launch.hpp"
 
 #include <cstdio>
+
 #include "size_region.hpp"
 
 SLO_SIZE_BEGIN

@@ -2,6 +2,7 @@
 #include "report_common.hpp"
 
 #include <algorithm>
+
 #include "size_region.hpp"
 
 SLO_SIZE_BEGIN

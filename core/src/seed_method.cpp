@@ -23,6 +23,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+
 #include "size_region.hpp"
 
 SLO_SIZE_BEGIN

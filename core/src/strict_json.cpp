@@ -4,6 +4,7 @@
 
 #include <set>
 #include <vector>
+
 #include "size_region.hpp"
 
 SLO_SIZE_BEGIN

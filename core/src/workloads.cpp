@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+
 #include "size_region.hpp"
 
 SLO_SIZE_BEGIN
