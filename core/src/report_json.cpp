@@ -189,13 +189,6 @@ std::string report_json_text(const Report& r) {
 
 json to_json(const Report& r) { return json::parse(report_json_text(r)); }
 
-json to_json(const Value& v) {
-  std::string out;
-  Writer w(out);
-  value(w, v);
-  return json::parse(out);
-}
-
 }  // namespace slo
 
 SLO_SIZE_END

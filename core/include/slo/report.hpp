@@ -151,7 +151,6 @@ std::string configuration_label(const Scenario& s, Lang lang);
 // The report as JSON text (report_json.cpp writes it directly: what to_json(r).dump() gives).
 std::string report_json_text(const Report& r);
 nlohmann::json to_json(const Report& r);
-nlohmann::json to_json(const Value& v);
 std::string render_text(const Report& r);
 std::string render_markdown(const Report& r);
 
