@@ -50,6 +50,10 @@ Engine read_engine(const json& j) {
   e.spec_max_running_requests = j.value("spec_max_running_requests", 0);
   e.cuda_graph_max_batch = j.value("cuda_graph_max_batch", 512);
   e.dp_prefill_all_reduce = j.value("dp_prefill_all_reduce", false);
+  if (j.contains("block_fp8")) {
+    e.block_fp8_dense_bound = j.at("block_fp8").at("dense_bound");
+    e.block_fp8_fused_moe_bound = j.at("block_fp8").at("fused_moe_bound");
+  }
   e.mla_profile_after = j.value("mla_profile_after", "");
   e.overheads = read_overheads(j.at("overheads"));
   if (j.contains("mxfp4_marlin_pad")) {

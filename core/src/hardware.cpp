@@ -38,6 +38,7 @@ static Efficiency read_eff(const json& j, Efficiency e) {
   e.allreduce_latency_us = j.value("allreduce_latency_us", e.allreduce_latency_us);
   e.launch_scale = j.value("launch_scale", e.launch_scale);
   e.tbo_overlap = j.value("tbo_overlap", e.tbo_overlap);
+  e.block_fp8_tflops_per_sm = j.value("block_fp8_tflops_per_sm", e.block_fp8_tflops_per_sm);
   e.platform = j.value("platform", e.platform);
   return e;
 }

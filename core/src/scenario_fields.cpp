@@ -66,6 +66,11 @@ json migrate(json doc, int from) {
   // v1 -> v2: hardware.gpu_hour_usd (added 2026-12-04) is unset, so no cost is reported, as before.
   if (from == 1 && doc.contains("hardware") && doc["hardware"].is_object() && !doc["hardware"].contains("gpu_hour_usd"))
     doc["hardware"]["gpu_hour_usd"] = nullptr;
+  // v1 -> v2: precision.fp8_scales (added 2026-12-04) is "block", what an FP8 group_size meant before.
+  for (json* pr : {doc.contains("precision") ? &doc["precision"] : nullptr,
+                   doc.contains("reference") && doc["reference"].is_object() && doc["reference"].contains("precision")
+                       ? &doc["reference"]["precision"] : nullptr})
+    if (from == 1 && pr && pr->is_object() && !pr->contains("fp8_scales")) (*pr)["fp8_scales"] = "block";
   return doc;
 }
 
@@ -89,6 +94,7 @@ Precision read_precision(Reader& R, const json& o, const std::string& base) {
     g = 128;
   }
   p.group_size = g;
+  p.fp8_block_scales = R.choice(o, base, "fp8_scales", {"block", "tensor"}) == "block";
   const json* hp = R.at(o, "high_precision");
   p.hp_embedding = p.hp_lm_head = p.hp_router = p.hp_norms = p.hp_attention = false;
   if (!hp || !hp->is_array() || hp->size() > kHighPrecision.size()) {  // longer lists repeat: one error, not one per entry

@@ -20,6 +20,15 @@ double tokens_per_step(const Mtp& mtp) {
 
 namespace {
 
+// Achieved FLOP/s ceiling of block-scaled FP8 GEMMs on this GPU (0: none): without block scaling in
+// the tensor cores the kernel promotes each 128-deep partial sum to FP32 on the CUDA cores, so it is
+// bound per SM, not by the FP8 tensor rate. Source: vLLM PR #23280 (H100, N=2112 K=7168, M>=4096:
+// Triton 400, CUTLASS 457-490 TFLOP/s against 715 for BF16 cuBLAS); block_fp8_tflops_per_sm in gpus.json.
+double block_fp8_ceiling(const Pool& p, DType compute) {
+  const bool block = p.precision->weights == DType::FP8 && compute == DType::FP8 && p.precision->fp8_block_scales;
+  return block ? p.gpu->eff.block_fp8_tflops_per_sm * 1e12 * p.gpu->sms : 0.0;
+}
+
 struct Ctx {
   const Pool& pool;
   const ModelArch& m;
@@ -50,6 +59,10 @@ struct Ctx {
     // Grouped expert GEMMs run the engine's MoE kernels, not cuBLAS: their own factor per engine.
     // Source: engine profiles (core/data/engines.json moe_gemm), fitted on each engine's MoE figures.
     moe_peak = peak * std::min(0.98, e.gemm * k.gemm * p.deployment->engine.overheads.moe_gemm);
+    const double cap = block_fp8_ceiling(p, compute);
+    const Engine& eng = p.deployment->engine;
+    if (cap > 0 && eng.block_fp8_dense_bound) gemm_peak = std::min(gemm_peak, cap);
+    if (cap > 0 && eng.block_fp8_fused_moe_bound && ep <= 1) moe_peak = std::min(moe_peak, cap);
     // Attention core in BF16, or in 8 bits when both the KV cache and the activations are 8-bit and
     // the GPU has 8-bit tensor cores. Source: FlashAttention-3 FP8 (Shah et al. 2024); FlashMLA FP8 KV.
     const DType kv = p.precision->kv_cache, act = p.precision->activations;

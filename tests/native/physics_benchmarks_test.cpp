@@ -88,10 +88,11 @@ TEST(PhysicsBenchmarks, LeaveOneSourceOutAccuracyAndBands) {
   EXPECT_GE(engines.size(), 3u);
   EXPECT_GE(models.size(), 9u);
   EXPECT_TRUE(kinds.count("ttft") && kinds.count("tpot") && kinds.count("throughput") && kinds.count("latency"));
-  // Fitted sources: guards the measured 11.7% / 48.6% (issue 9's bar, 12% / 35%, is not met yet: docs/PHYSICS.md).
+  // Fitted sources: guards the measured 11.7% / 44.7%, 68 beyond 35% (issue 9's bar, 12% / 35%, is
+  // not met yet: docs/PHYSICS.md).
   EXPECT_LE(quantile(errs, 0.5), 12.2);
-  EXPECT_LE(quantile(errs, 0.9), 50.0);
-  EXPECT_LE(std::count_if(errs.begin(), errs.end(), [](double e) { return e > 35.0; }), 80);
+  EXPECT_LE(quantile(errs, 0.9), 46.0);
+  EXPECT_LE(std::count_if(errs.begin(), errs.end(), [](double e) { return e > 35.0; }), 70);
   EXPECT_LE(std::count_if(errs.begin(), errs.end(), [](double e) { return e > 300.0; }), 4);
   int validated = 0;
   for (const auto& [regime, e] : by_regime) {

@@ -375,3 +375,41 @@ TEST(PhysicsTime, MarlinPaddedExpertsAreWhatADecodeStepReads) {
 
 }  // namespace
 }  // namespace slo
+
+namespace slo {
+namespace {
+
+// Block-scaled FP8 GEMMs on Hopper are bound per SM (FP32 promotion of every 128-deep partial sum on
+// the CUDA cores), at 3.03 TFLOP/s per SM: 400 TFLOP/s on an H200's 132 SMs, as vLLM PR #23280
+// measured on H100, not the 1,187 the family's FP8 factor gives. Only the kernels the engine profile
+// names are bound (vLLM: dense and fused MoE; SGLang: fused MoE, its dense layers run DeepGEMM), only
+// tensor-parallel experts (DeepEP runs DeepGEMM), only with block scales, and not on H20, whose 78 SMs
+// out-run its FP8 tensor cores.
+TEST(PhysicsTime, BlockScaledFp8GemmsAreBoundPerSmOnHopper) {
+  auto gemm_time = [](const std::string& gpu, const std::string& engine, int ep, bool block) {
+    json doc = deepseek(gpu, 8, 1);
+    doc["deployment"]["colocated"]["attention_tp"] = 8;
+    doc["deployment"]["colocated"]["ep"] = ep;
+    doc["deployment"]["engine"] = {{"name", engine}};
+    doc["version"] = 2;  // precision.fp8_scales is a version-2 field
+    doc["precision"]["fp8_scales"] = block ? "block" : "tensor";
+    const Evaluation ev = evaluate_scenario(scenario(doc), kNoTtft);
+    return prefill_pass(ev.pools.front().pool, 8192, 2, 8192.0 * 4096 / 2);
+  };
+  const StepParts vllm = gemm_time("h200-141g", "vllm", 1, true), vllm_tensor = gemm_time("h200-141g", "vllm", 1, false);
+  EXPECT_DOUBLE_EQ(vllm.gemm_flops, vllm_tensor.gemm_flops);
+  // Every GEMM of the pass runs at most 3.03e12 x 132 FLOP/s (the smooth roofline only adds to it).
+  EXPECT_GE(vllm.gemm, vllm.gemm_flops / (3.03e12 * 132) * 0.999);
+  EXPECT_LE(vllm.gemm, vllm.gemm_flops / (3.03e12 * 132) * 1.05);
+  EXPECT_GT(vllm.gemm, 1.3 * vllm_tensor.gemm);
+  // SGLang: only the fused-MoE experts are bound; with DeepEP (EP8) nothing is.
+  const StepParts sglang = gemm_time("h200-141g", "sglang", 1, true), sglang_tensor = gemm_time("h200-141g", "sglang", 1, false);
+  EXPECT_GT(sglang.gemm, 1.3 * sglang_tensor.gemm);
+  EXPECT_LT(sglang.gemm, vllm.gemm);
+  EXPECT_DOUBLE_EQ(gemm_time("h200-141g", "sglang", 8, true).gemm, gemm_time("h200-141g", "sglang", 8, false).gemm);
+  // H20: 78 x 3.03 = 236 TFLOP/s, above what its 296 FP8 TFLOP/s give at the family factor.
+  EXPECT_DOUBLE_EQ(gemm_time("h20-96g", "vllm", 1, true).gemm, gemm_time("h20-96g", "vllm", 1, false).gemm);
+}
+
+}  // namespace
+}  // namespace slo

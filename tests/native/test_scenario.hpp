@@ -1,4 +1,4 @@
-// Shared by the physics tests: a partial version-1 scenario document applied to the frozen
+// Shared by the physics tests: a partial scenario document (version 1 unless it says otherwise) applied to the frozen
 // defaults. Throws (failing the test) with every error when the document does not parse.
 #pragma once
 #include <stdexcept>
@@ -11,7 +11,7 @@
 namespace slo::test {
 
 inline Scenario scenario(nlohmann::json patch) {
-  patch["version"] = 1;
+  if (!patch.contains("version")) patch["version"] = 1;  // version 2 for the fields added since
   ParseResult p = parse_scenario(patch);
   if (!p.ok) {
     std::string msg = "scenario does not parse:";

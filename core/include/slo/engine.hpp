@@ -46,6 +46,10 @@ struct Engine {
   // all-reduce of the whole batch (each rank fills its slice, zeros elsewhere) and scatter the
   // experts' output by a second one, instead of an all-gather + reduce-scatter (half the bytes).
   bool dp_prefill_all_reduce = false;
+  // Which of the engine's block-scaled FP8 GEMMs run kernels bound by the FP32 promotion (the GPU
+  // family's block_fp8_tflops_per_sm): the dense linear layers, and the tensor-parallel experts'
+  // fused-MoE kernel. Expert parallelism (DeepEP) runs DeepGEMM's grouped GEMMs, which are not.
+  bool block_fp8_dense_bound = false, block_fp8_fused_moe_bound = false;
   // For MLA models, the newest release the profile does not describe (measured as validation only:
   // early-2025 releases, before the engines' DeepSeek kernels); "" = no such release known.
   std::string mla_profile_after;

@@ -26,6 +26,10 @@ struct Efficiency {
   double allreduce_latency_us = 8;  // one-shot intra-node all-reduce of a small message (custom all-reduce kernels)
   double launch_scale = 1.0;     // multiplies the engine's CPU/launch overheads on this platform (1 = CUDA)
   double tbo_overlap = 1.0;      // share of the shorter of compute / communication that two-batch overlap hides
+  // Block-scaled FP8 GEMMs (128 x 128 weight blocks) on tensor cores without hardware block scaling:
+  // achieved TFLOP/s per SM of the Triton/CUTLASS kernels, which promote every 128-deep partial sum
+  // to FP32 on the CUDA cores (0: no such bound, e.g. block scaling in hardware).
+  double block_fp8_tflops_per_sm = 0;
   std::string platform = "cuda"; // software stack the family runs ("cuda", "rocm"): selects the engine build
 };
 

@@ -16,6 +16,7 @@ struct Precision {
   DType activations = DType::FP8;  // GEMM input precision
   DType kv_cache = DType::BF16;
   int group_size = 128;            // INT4/INT8 scale group; FP8 block edge (block = group x group)
+  bool fp8_block_scales = true;    // FP8 weights with a scale per block (DeepSeek-style); false: per tensor/channel
   // Components kept in BF16 whatever `weights` says.
   bool hp_embedding = true, hp_lm_head = true, hp_router = true, hp_norms = true, hp_attention = false;
 
