@@ -243,7 +243,10 @@ bool evaluate_capacity(Evaluation& ev, const EvalOptions& o) {
   ev.time_scale = o.time_scale;
   ev.params = count_params(s.model);
   ev.pools = make_pools(s, s.deployment, s.precision, s.gpu, s.gpus_per_node);
-  for (auto& pe : ev.pools) bind(pe, s, s.deployment, s.precision, s.gpu);
+  for (auto& pe : ev.pools) {
+    bind(pe, s, s.deployment, s.precision, s.gpu);
+    pe.gemm_bound = block_fp8_bound(pe.pool);
+  }
   const Workload& w = s.workload;
   ev.input = cached_length_dist(w.input_tokens, w.input_tokens_max);
   ev.output = cached_length_dist(w.output_tokens, w.output_tokens_max);

@@ -202,6 +202,14 @@ void add_prefill(Report& r, const Ctx& c) {
     sec.row("prefill_per_gpu", b.t("Prefill capacity per GPU", "每卡 Prefill 能力"), b.tps(ev.prefill_tokens_s / pre.pool.cfg.gpus, "tokens/s"));
     sec.row("prefill_pass", b.t("One prefill pass", "单次 Prefill 前向"), b.ms(ev.prefill_step.total, 0), "", 0,
             b.num(s.deployment.chunked_prefill_tokens) + b.t(" tokens per DP group; ", " tokens/DP 组；") + bottleneck_label(b, ev.prefill_step.bottleneck));
+    if (const GemmBound& g = pre.gemm_bound; g.flops_s > 0)
+      sec.row("block_fp8_bound", b.t("Block-scaled FP8 GEMMs", "块缩放 FP8 GEMM"),
+              Value::str(b.t("at most ", "至多 ") + b.num(g.flops_s / 1e12, 0) + b.t(" TFLOP/s per GPU", " TFLOP/s/卡")), "", 0,
+              std::string(g.dense && g.experts ? b.t("dense layers and tensor-parallel experts", "稠密层与张量并行专家")
+                          : g.dense ? b.t("dense layers", "稠密层") : b.t("tensor-parallel experts", "张量并行专家")) +
+                  b.t("; ", "；") + s.deployment.engine.name +
+                  b.t("'s kernels promote every 128-deep sum to FP32 on the CUDA cores, as this GPU's tensor cores have no block scaling",
+                      " 的内核每累加 128 项便在 CUDA 核上转为 FP32 累加，因为此 GPU 的张量核不支持块缩放"));
     if (ev.disaggregated()) sec.row("kv_transfer", b.t("KV transfer to decode (mean request)", "KV 传输到 decode（平均请求）"), b.ms(ev.kv_transfer_s, 2));
     Table t;
     t.id = "prefill_breakdown";

@@ -359,3 +359,25 @@ TEST(ReportPipeline, AnEarlyEngineReleaseOfAnMlaModelIsWarnedAbout) {
 
 }  // namespace
 }  // namespace slo
+
+namespace slo {
+namespace {
+
+// The prefill section names the block-FP8 bound where it applies (vLLM, DeepSeek-R1 FP8, TP8 on
+// H200: dense layers and experts at 400 TFLOP/s per GPU), in both languages, and nowhere else (the
+// default scenario: H20, whose SMs out-run its FP8 tensor cores; a per-tensor checkpoint).
+TEST(ReportPipeline, PrefillSectionNamesTheBlockFp8Bound) {
+  json doc = {{"version", 2},
+              {"hardware", {{"gpu", "h200-141g"}, {"nodes", 1}, {"gpus_per_node", 8}}},
+              {"deployment", {{"engine", {{"name", "vllm"}}}, {"colocated", {{"gpus", 8}, {"attention_tp", 8}, {"ep", 1}}}}}};
+  const std::string en = render_text(corrected_report(test::scenario(doc), Lang::En));
+  EXPECT_NE(en.find("Block-scaled FP8 GEMMs: at most 400 TFLOP/s per GPU  (dense layers and tensor-parallel experts; vLLM's kernels"),
+            std::string::npos) << en;
+  EXPECT_NE(render_text(corrected_report(test::scenario(doc), Lang::Zh)).find("块缩放 FP8 GEMM: 至多 400 TFLOP/s/卡"), std::string::npos);
+  EXPECT_EQ(render_text(corrected_report(test::scenario(json::object()), Lang::En)).find("Block-scaled FP8"), std::string::npos);
+  doc["precision"] = {{"fp8_scales", "tensor"}};
+  EXPECT_EQ(render_text(corrected_report(test::scenario(doc), Lang::En)).find("Block-scaled FP8"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace slo

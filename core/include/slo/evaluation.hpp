@@ -18,6 +18,7 @@ struct PoolEval {
   std::string role;  // "colocated" | "prefill" | "decode"
   Pool pool;
   MemoryPlan plan;
+  GemmBound gemm_bound;  // block-scaled FP8 GEMMs bound per SM (the report names it)
   // Decode steps already computed for this pool, by (sequences, context, time scale): the capacity
   // and load searches ask for the same points many times. Shared by copies of the evaluation (the
   // pool they describe is the same); a new evaluation starts a new one.

@@ -43,6 +43,15 @@ StepParts decode_step(const Pool& pool, double seqs, double context, double time
 // attention work `attn_work` = sum over sequences of chunk x (prefix + chunk / 2) tokens^2.
 StepParts prefill_pass(const Pool& pool, double tokens, double seqs, double attn_work, double time_scale = 1.0);
 
+// The ceiling on a pool's block-scaled FP8 GEMMs (Hopper: no block scaling in the tensor cores, so
+// the kernels promote partial sums on the CUDA cores), and which of its GEMMs run such kernels (the
+// engine profile: dense layers, tensor-parallel experts). flops_s = 0: nothing is bound.
+struct GemmBound {
+  double flops_s = 0;
+  bool dense = false, experts = false;
+};
+GemmBound block_fp8_bound(const Pool& pool);
+
 // Expected tokens a sequence advances per decode step: 1 + a + ... + a^d (MTP, acceptance a).
 // Source: ESTIMATOR-NOTES §4; Leviathan et al. 2023 (speculative decoding), eq. for i.i.d. acceptance.
 double tokens_per_step(const Mtp& mtp);
