@@ -291,14 +291,19 @@ bool evaluate_capacity(Evaluation& ev, const EvalOptions& o) {
   struct Slot { double batch = -1, total = 0; };
   std::array<Slot, 256> step_total{};
   const double tokens_step = pool_tokens_per_step(dec);
+  auto dec_step_total = [&](double b) {
+    Slot& slot = step_total[static_cast<std::size_t>(static_cast<long long>(b)) & 255u];
+    if (slot.batch != b) slot = Slot{b, decode_at(dec, b, ev.running_context, 0, scale).step.total};
+    return slot.total;
+  };
   auto tpot_of = [&](const PoolEval& pe, double b, double share) {
     if (&pe != &dec) return decode_at(pe, b, ev.running_context, share, scale).tpot_s;
-    Slot& slot = step_total[static_cast<std::size_t>(static_cast<long long>(b)) & 255u];
-    if (slot.batch != b) slot = Slot{b, decode_at(pe, b, ev.running_context, 0, scale).step.total};
-    return tpot_of_step(slot.total, tokens_step, share);
+    return tpot_of_step(dec_step_total(b), tokens_step, share);
   };
   // Largest batch with TPOT <= limit (given the prefill share), bounded by KV and the cap.
-  auto best_batch = [&](const PoolEval& pe, double share, std::string& limit) {
+  // `known_ok` / `known_bad`: batches already known to meet / miss the limit at this share (from
+  // the bisection's neighbours: a larger share allows no larger batch), so the search starts there.
+  auto best_batch = [&](const PoolEval& pe, double share, std::string& limit, double known_ok = 1, double known_bad = 1e300) {
     const double kv = kv_limit(pe);
     const double cap = cap_b * pe.pool.cfg.pp;
     double hi = std::min(kv, cap);
@@ -313,7 +318,8 @@ bool evaluate_capacity(Evaluation& ev, const EvalOptions& o) {
       limit = "tpot";
       return 0.0;
     }
-    double lo = 1;
+    double lo = std::max(1.0, known_ok);
+    hi = std::min(hi, known_bad);
     while (hi - lo > 1) {
       const double mid = std::floor((lo + hi) / 2);
       if (tpot_of(pe, mid, share) <= tpot_limit) lo = mid;
@@ -335,6 +341,19 @@ bool evaluate_capacity(Evaluation& ev, const EvalOptions& o) {
     if (b < 1) return 0.0;
     dp_out = decode_at(dec, b, ev.running_context, share, scale);
     return dp_out.output_tps;
+  };
+
+  // The same figure without building the DecodePoint (decode_at's output_tps from the cached step
+  // time: identical arithmetic), for the bisection below, which only compares it.
+  auto decode_capacity_tps = [&](double lambda, std::string& limit, double& b, double known_ok, double known_bad) {
+    b = 0;
+    const double share = share_at(lambda);
+    if (share >= 1) {
+      limit = "prefill";
+      return 0.0;
+    }
+    b = best_batch(dec, share, limit, known_ok, known_bad);
+    return b < 1 ? 0.0 : dec.plan.dp * b / tpot_of_step(dec_step_total(b), tokens_step, share);
   };
 
   // Re-size reserves once for the operating batch (the first plan assumed the default batch).
@@ -388,17 +407,21 @@ bool evaluate_capacity(Evaluation& ev, const EvalOptions& o) {
     if (out_tps <= 0) ev.lambda_limit = limit == "tpot" ? "decode-tpot" : "decode-kv";
   } else {
     // Colocated: bisection on lambda; feasible while the decode side keeps up with lambda x output.
-    double lo = 0, hi = lambda_prefill;
+    // The prefill share grows with lambda, so the best batch shrinks: the batches found at the
+    // bracket's ends bound the one at its middle.
+    double lo = 0, hi = lambda_prefill, b_at_lo = 1e300, b_at_hi = 1;
     std::string limit = "prefill";
     for (int i = 0; i < 40; ++i) {
       const double mid = 0.5 * (lo + hi);
-      DecodePoint p;
       std::string l;
-      const double cap = decode_capacity(mid, p, l);
+      double b = 0;
+      const double cap = decode_capacity_tps(mid, l, b, b_at_hi, b_at_lo + 1);
       if (cap >= mid * w.output_tokens) {
         lo = mid;
+        b_at_lo = b;
       } else {
         hi = mid;
+        b_at_hi = b;
         limit = l;
       }
     }
