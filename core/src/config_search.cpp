@@ -13,6 +13,7 @@
 
 #include "slo/analysis.hpp"
 #include "slo/search.hpp"
+#include "batch_search.hpp"
 #include "size_region.hpp"
 
 SLO_SIZE_BEGIN
@@ -125,12 +126,7 @@ DecodeBound decode_bound(const Evaluation& ev, double time_scale) {
   double b_tpot = hi_kv;
   if (limit > 0 && tpot(hi_kv) > limit) {
     if (tpot(1) > limit) return b;
-    double lo = 1, hi = hi_kv;
-    while (hi - lo > 1) {
-      const double mid = std::floor((lo + hi) / 2);
-      (tpot(mid) <= limit ? lo : hi) = mid;
-    }
-    b_tpot = lo;
+    b_tpot = largest_batch_within(tpot, 1, hi_kv, limit);
   }
   b.feasible = true;
   b.x = 1.0 / tpot(std::max(1.0, std::min(lo_kv, b_tpot)));
@@ -231,15 +227,19 @@ struct Search {
   }
 
   // Most promising first, so that bounds prune the rest (ties keep their order: deterministic).
+  // (An order of indices is sorted, not the candidates: each holds a whole Scenario.)
   void evaluate_all(std::vector<Cand>& cands, double f0, double f1) {
-    std::stable_sort(cands.begin(), cands.end(), [](const Cand& a, const Cand& b) { return a.y_bound > b.y_bound; });
-    for (std::size_t i = 0; i < cands.size(); ++i) {
+    std::vector<std::size_t> order(cands.size());
+    for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return cands[a].y_bound > cands[b].y_bound; });
+    for (std::size_t i = 0; i < order.size(); ++i) {
       if (i % 16 == 0 && !tick(f0 + (f1 - f0) * i / cands.size())) return;
-      if (dominated(cands[i].x_bound, cands[i].y_bound)) {
+      const Cand& c = cands[order[i]];
+      if (dominated(c.x_bound, c.y_bound)) {
         ++res.pruned;
         continue;
       }
-      add(cands[i].c, eval(cands[i].c, quick()));
+      add(c.c, eval(c.c, quick()));
     }
   }
 

@@ -9,6 +9,7 @@
 
 #include "slo/kv_cache.hpp"
 #include "slo/workloads.hpp"
+#include "batch_search.hpp"
 
 namespace slo {
 
@@ -318,26 +319,8 @@ bool evaluate_capacity(Evaluation& ev, const EvalOptions& o) {
       limit = "tpot";
       return 0.0;
     }
-    double lo = std::max(1.0, known_ok);
-    hi = std::min(hi, known_bad);
-    // TPOT is nearly linear in the batch between roofline knees: guess the crossing by linear
-    // interpolation, and bisect after a guess that did not halve the bracket (as bracketed_root
-    // does), so the search stays within about twice bisection's probes. TPOT rises with the batch,
-    // so the answer is the one bisection finds.
-    double t_lo = tpot_of(pe, lo, share), t_hi = tpot_of(pe, hi, share);
-    bool bisect = false;
-    while (hi - lo > 1) {
-      const double width = hi - lo;
-      double mid = std::floor((lo + hi) / 2);
-      if (!bisect && t_hi > t_lo)
-        mid = std::clamp(std::floor(lo + (tpot_limit - t_lo) / (t_hi - t_lo) * width), lo + 1, hi - 1);
-      const double t = tpot_of(pe, mid, share);
-      if (t <= tpot_limit) lo = mid, t_lo = t;
-      else hi = mid, t_hi = t;
-      bisect = !bisect && hi - lo > width / 2;
-    }
     limit = "tpot";
-    return lo;
+    return largest_batch_within([&](double b) { return tpot_of(pe, b, share); }, std::max(1.0, known_ok), std::min(hi, known_bad), tpot_limit);
   };
   // Prefill share of a colocated pool at `lambda` requests/s.
   auto share_at = [&](double lambda) { return ev.prefill_share(lambda); };
