@@ -238,6 +238,7 @@ bool parse_hf_config(const json& cfg, const std::string& path, ModelArch& m, Err
     if (method == "fp8") m.shipped_weights = "fp8";
     else if (method == "mxfp4") m.shipped_weights = "mxfp4";
     else if (!method.empty()) m.shipped_weights = method;
+    m.fp8_block_release = method == "fp8" && q->contains("weight_block_size");
   }
   return true;
 }
@@ -260,6 +261,7 @@ const std::vector<ModelPreset>& model_presets() {
       m.published_active = p.at("published_active");
       m.active_convention = p.at("active_convention");
       m.source = p.value("source", "");
+      m.fp8_block_release = p.value("fp8_release", "") == "block";
       out.push_back(std::move(m));
     }
     return out;
@@ -286,6 +288,7 @@ ModelArch load_preset(const std::string& id) {
   m.published_active = p->published_active;
   m.active_convention = p->active_convention;
   m.provenance = p->source;
+  m.fp8_block_release = m.fp8_block_release || p->fp8_block_release;
   return m;
 }
 

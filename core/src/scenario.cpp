@@ -172,7 +172,7 @@ ParseResult parse_scenario(const json& doc, Lang lang) {
     merged["name"] = s.name;
   }
   // Precision (version 2: unset activations follow what the GPU computes in).
-  if (derive && gpu_ok && clean()) derive_precision(merged["precision"], doc, s.gpu);
+  if (derive && gpu_ok && clean()) derive_precision(merged["precision"], doc, s.gpu, s.model);
   const json& pr = R.object(merged, "", "precision");
   s.precision = read_precision(R, pr, "precision");
   if (gpu_ok && clean()) check_precision_on_gpu(R, s.precision, s.gpu, "precision", pr);

@@ -80,8 +80,11 @@ std::string derived_name(const std::string& model, int gpus, const std::string& 
   return model + " on " + std::to_string(gpus) + " x " + gpu;
 }
 
-void derive_precision(json& precision, const json& doc, const Gpu& gpu) {
-  if (!precision.is_object() || document_sets(doc, "precision.activations")) return;
+void derive_precision(json& precision, const json& doc, const Gpu& gpu, const ModelArch& m) {
+  if (!precision.is_object()) return;
+  // FP8 scales follow the model's FP8 release (block-scaled for DeepSeek, Kimi, Qwen3, GLM).
+  if (!document_sets(doc, "precision.fp8_scales")) precision["fp8_scales"] = m.fp8_block_release ? "block" : "tensor";
+  if (document_sets(doc, "precision.activations")) return;
   const json& w = precision["weights"];
   const json& a = precision["activations"];
   if (!w.is_string() || !a.is_string()) return;

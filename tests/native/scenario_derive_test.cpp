@@ -79,6 +79,17 @@ TEST(ScenarioDerive, DerivedFieldsFollowTheSetOnes) {
   EXPECT_EQ(pool(two, "colocated")["ep"], 16);
   ParseResult oss = parse(docs[6]);
   EXPECT_EQ(pool(oss, "colocated")["gpus"], 8);
+  // FP8 scales follow the model's FP8 release: Llama's per tensor/channel, Qwen3's and DeepSeek's
+  // (the default scenario) in 128 x 128 blocks; a version-1 document keeps "block".
+  EXPECT_EQ(llama.normalized["precision"]["fp8_scales"], "tensor");
+  EXPECT_FALSE(llama.scenario.precision.fp8_block_scales);
+  EXPECT_EQ(parse(docs[1]).normalized["precision"]["fp8_scales"], "block");
+  EXPECT_EQ(parse(json{{"version", 2}}).normalized["precision"]["fp8_scales"], "block");
+  json v1 = {{"version", 1}, {"model", {{"preset", "Qwen/Qwen3-235B-A22B"}}}};
+  EXPECT_EQ(parse(v1).normalized["precision"]["fp8_scales"], "block");
+  json set = docs[0];
+  set["precision"] = {{"fp8_scales", "block"}};
+  EXPECT_TRUE(parse(set).scenario.precision.fp8_block_scales);
 }
 
 TEST(ScenarioDerive, AFieldTheDocumentSetsIsNeverOverridden) {

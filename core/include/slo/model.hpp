@@ -57,6 +57,9 @@ struct ModelArch {
 
   // As shipped.
   std::string shipped_weights = "bf16";  // "bf16" | "fp8" | "mxfp4" (from quantization_config)
+  // The model's FP8 weights come with a scale per 128 x 128 block: its own checkpoint says so
+  // (quantization_config.weight_block_size), or, for a preset, its publisher's FP8 release does.
+  bool fp8_block_release = false;
 
   // Published figures (preset metadata; 0 when unknown) and how the publisher counts "active".
   double published_total = 0;
@@ -89,6 +92,7 @@ struct ModelPreset {
   double published_active = 0;
   std::string active_convention;
   std::string source;
+  bool fp8_block_release = false;  // index.json "fp8_release": "block" (the publisher's FP8 checkpoint)
 };
 
 const std::vector<ModelPreset>& model_presets();

@@ -14,8 +14,9 @@ namespace slo {
 // True when the raw document `doc` sets the field at the dotted `path` (e.g. "deployment.mode").
 bool document_sets(const nlohmann::json& doc, const std::string& path);
 
-// Activations the document leaves unset become a format the GPU computes in with the weights.
-void derive_precision(nlohmann::json& precision, const nlohmann::json& doc, const Gpu& gpu);
+// Activations the document leaves unset become a format the GPU computes in with the weights; FP8
+// scales it leaves unset are those of the model's FP8 release.
+void derive_precision(nlohmann::json& precision, const nlohmann::json& doc, const Gpu& gpu, const ModelArch& m);
 
 // Pools of the active mode the document leaves unset span the cluster (disaggregated: 1/4 prefill,
 // the rest decode); an unset EP is 1 for a dense model, else the largest divisor of a pipeline
