@@ -55,6 +55,22 @@ run('a dense model: EP shows 1, the reference is noted as not applied', async ()
   await page.close();
 });
 
+run('FP8 weight scales follow the model until the user sets them; the link keeps a set value', async () => {
+  const page = await fresh();
+  await unfold(page, '#f-precision-fp8_scales');
+  assert.equal(await page.inputValue('#f-precision-fp8_scales'), 'block', 'DeepSeek ships 128 x 128 block scales');
+  await H.nextEval(page, () => page.selectOption('#f-model-preset', 'meta-llama/Llama-3.1-70B-Instruct'));
+  assert.equal(await page.inputValue('#f-precision-fp8_scales'), 'tensor', 'Llama: per tensor / channel');
+  await H.nextEval(page, () => page.selectOption('#f-precision-fp8_scales', 'block'));
+  assert.equal((await page.evaluate(() => window.SloEstimator.minimal())).precision.fp8_scales, 'block');
+  await H.nextEval(page, () => page.selectOption('#f-model-preset', 'Qwen/Qwen3-235B-A22B'));
+  assert.equal(await page.inputValue('#f-precision-fp8_scales'), 'block', 'the set value stays');
+  await H.nextEval(page, () => page.selectOption('#f-precision-weights', 'bf16'));
+  assert.equal(await page.isHidden('#f-precision-fp8_scales'), true, 'hidden for BF16 weights');
+  await H.assertClean(page, assert);
+  await page.close();
+});
+
 run('typing into Nodes (select all, Backspace, 8) leaves the pool spanning the cluster', async () => {
   const page = await fresh();
   await page.click('#f-hardware-nodes');

@@ -73,8 +73,7 @@ function precisionFields(prefix) {
     { path: p + 'kv_cache', type: 'select', options: KV, label: L('KV cache', 'KV 缓存'), unit: L('format', '格式') },
     { path: p + 'group_size', type: 'select', options: GROUPS, number: true, label: L('Quantization group size', '量化分组大小'), unit: U.elems },
     { path: p + 'fp8_scales', type: 'select', options: ['block', 'tensor'], when: (d) => get(d, p + 'weights') === 'fp8',
-      optionLabels: { block: L('per 128 x 128 block (DeepSeek, Qwen3, GLM FP8 releases)', '每 128 x 128 块（DeepSeek、Qwen3、GLM 的 FP8 版本）'),
-                      tensor: L('per tensor or channel (ModelOpt, llm-compressor)', '按张量或通道（ModelOpt、llm-compressor）') },
+      optionLabels: { block: L('128 x 128 blocks', '128 x 128 分块'), tensor: L('per tensor / channel', '按张量 / 通道') },
       label: L('FP8 weight scales', 'FP8 权重缩放粒度') },
     { path: p + 'high_precision', type: 'multi', options: HIGH, optionLabels: HIGH_L, label: L('Kept in high precision', '保持高精度的组件') },
   ];
