@@ -245,9 +245,11 @@ struct Search {
 
   void colocated(const Scenario& base) {
     std::vector<Cand> cands;
+    const std::vector<PoolConfig> shapes = pool_shapes(base.model, sp.gpus, base.gpus_per_node);
+    cands.reserve(sp.kvs.size() * sp.drafts.size() * shapes.size() * sp.o.decode_batches.size());  // no Scenario moved twice
     for (DType kv : sp.kvs)
       for (int d : sp.drafts)
-        for (const PoolConfig& shape : pool_shapes(base.model, sp.gpus, base.gpus_per_node))
+        for (const PoolConfig& shape : shapes)
           for (int cap : sp.o.decode_batches) {
             ++res.considered;
             Scenario c = base;
@@ -301,6 +303,7 @@ struct Search {
         c.deployment.prefill = best_shape;
         c.deployment.chunked_prefill_tokens = best_chunk;
         std::vector<Cand> cands;
+        cands.reserve(sp.drafts.size() * dec_shapes.size() * sp.o.decode_batches.size());
         for (int d : sp.drafts) {
           if ((d > 0) != mtp_on) continue;
           c.deployment.mtp.draft_tokens = d;
