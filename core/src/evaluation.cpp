@@ -297,16 +297,13 @@ bool evaluate_capacity(Evaluation& ev, const EvalOptions& o) {
     if (slot.batch != b) slot = Slot{b, decode_at(dec, b, ev.running_context, 0, scale).step.total};
     return slot.total;
   };
-  auto tpot_of = [&](const PoolEval& pe, double b, double share) {
-    if (&pe != &dec) return decode_at(pe, b, ev.running_context, share, scale).tpot_s;
-    return tpot_of_step(dec_step_total(b), tokens_step, share);
-  };
-  // Largest batch with TPOT <= limit (given the prefill share), bounded by KV and the cap.
+  auto tpot_of = [&](double b, double share) { return tpot_of_step(dec_step_total(b), tokens_step, share); };
+  // Largest decode batch with TPOT <= limit (given the prefill share), bounded by KV and the cap.
   // `known_ok` / `known_bad`: batches already known to meet / miss the limit at this share (from
   // the bisection's neighbours: a larger share allows no larger batch), so the search starts there.
-  auto best_batch = [&](const PoolEval& pe, double share, std::string& limit, double known_ok = 1, double known_bad = 1e300) {
-    const double kv = kv_limit(pe);
-    const double cap = cap_b * pe.pool.cfg.pp;
+  auto best_batch = [&](double share, std::string& limit, double known_ok, double known_bad) {
+    const double kv = kv_limit(dec);
+    const double cap = cap_b * dec.pool.cfg.pp;
     double hi = std::min(kv, cap);
     limit = kv <= cap ? "kv" : "cap";
     if (hi < 1) {
@@ -314,31 +311,19 @@ bool evaluate_capacity(Evaluation& ev, const EvalOptions& o) {
       return 0.0;
     }
     if (tpot_limit <= 0) return hi;
-    if (tpot_of(pe, hi, share) <= tpot_limit) return hi;
-    if (tpot_of(pe, 1, share) > tpot_limit) {
+    if (tpot_of(hi, share) <= tpot_limit) return hi;
+    if (tpot_of(1, share) > tpot_limit) {
       limit = "tpot";
       return 0.0;
     }
     limit = "tpot";
-    return largest_batch_within([&](double b) { return tpot_of(pe, b, share); }, std::max(1.0, known_ok), std::min(hi, known_bad), tpot_limit);
+    return largest_batch_within([&](double b) { return tpot_of(b, share); }, std::max(1.0, known_ok), std::min(hi, known_bad), tpot_limit);
   };
   // Prefill share of a colocated pool at `lambda` requests/s.
   auto share_at = [&](double lambda) { return ev.prefill_share(lambda); };
   // Output tokens/s the decode side delivers at its best batch when the load is `lambda`.
-  auto decode_capacity = [&](double lambda, DecodePoint& dp_out, std::string& limit) {
-    const double share = share_at(lambda);
-    if (share >= 1) {
-      limit = "prefill";
-      return 0.0;
-    }
-    const double b = best_batch(dec, share, limit);
-    if (b < 1) return 0.0;
-    dp_out = decode_at(dec, b, ev.running_context, share, scale);
-    return dp_out.output_tps;
-  };
-
-  // The same figure without building the DecodePoint (decode_at's output_tps from the cached step
-  // time: identical arithmetic), for the bisection below, which only compares it.
+  // (decode_at's output_tps from the cached step time, identical arithmetic: the bisection below
+  // only compares it; `b` is the batch, 0 when none.)
   auto decode_capacity_tps = [&](double lambda, std::string& limit, double& b, double known_ok, double known_bad) {
     b = 0;
     const double share = share_at(lambda);
@@ -346,8 +331,15 @@ bool evaluate_capacity(Evaluation& ev, const EvalOptions& o) {
       limit = "prefill";
       return 0.0;
     }
-    b = best_batch(dec, share, limit, known_ok, known_bad);
+    b = best_batch(share, limit, known_ok, known_bad);
     return b < 1 ? 0.0 : dec.plan.dp * b / tpot_of_step(dec_step_total(b), tokens_step, share);
+  };
+  // The same, with the decode point at that batch.
+  auto decode_capacity = [&](double lambda, DecodePoint& dp_out, std::string& limit) {
+    double b = 0;
+    const double tps = decode_capacity_tps(lambda, limit, b, 1, 1e300);
+    if (b >= 1) dp_out = decode_at(dec, b, ev.running_context, share_at(lambda), scale);
+    return tps;
   };
 
   // Re-size reserves once for the operating batch (the first plan assumed the default batch).

@@ -67,10 +67,14 @@ json migrate(json doc, int from) {
   if (from == 1 && doc.contains("hardware") && doc["hardware"].is_object() && !doc["hardware"].contains("gpu_hour_usd"))
     doc["hardware"]["gpu_hour_usd"] = nullptr;
   // v1 -> v2: precision.fp8_scales (added 2026-12-04) is "block", what an FP8 group_size meant before.
-  for (json* pr : {doc.contains("precision") ? &doc["precision"] : nullptr,
-                   doc.contains("reference") && doc["reference"].is_object() && doc["reference"].contains("precision")
-                       ? &doc["reference"]["precision"] : nullptr})
-    if (from == 1 && pr && pr->is_object() && !pr->contains("fp8_scales")) (*pr)["fp8_scales"] = "block";
+  auto block_scales = [](json& parent) {
+    if (parent.is_object() && parent.contains("precision") && parent["precision"].is_object() && !parent["precision"].contains("fp8_scales"))
+      parent["precision"]["fp8_scales"] = "block";
+  };
+  if (from == 1) {
+    block_scales(doc);
+    if (doc.contains("reference")) block_scales(doc["reference"]);
+  }
   return doc;
 }
 

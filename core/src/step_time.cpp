@@ -18,29 +18,21 @@ double tokens_per_step(const Mtp& mtp) {
   return s;
 }
 
-namespace {
-
 // Achieved FLOP/s ceiling of block-scaled FP8 GEMMs on this GPU: without block scaling in the tensor
 // cores the kernel promotes each 128-deep partial sum to FP32 on the CUDA cores, so it is bound per
 // SM, not by the FP8 tensor rate. Source: vLLM PR #23280 (H100, N=2112 K=7168, M>=4096: Triton 400,
 // CUTLASS 457-490 TFLOP/s against 715 for BF16 cuBLAS); block_fp8_tflops_per_sm in gpus.json.
-GemmBound bound_of(const Pool& p, DType compute) {
+GemmBound block_fp8_bound(const Pool& p) {
   GemmBound b;
-  if (p.precision->weights != DType::FP8 || compute != DType::FP8 || !p.precision->fp8_block_scales) return b;
+  // FP8 x FP8 GEMMs (FP8 weights with other activations are dequantized or invalid).
+  const Precision& pr = *p.precision;
+  if (pr.weights != DType::FP8 || pr.activations != DType::FP8 || !pr.fp8_block_scales) return b;
   const Engine& eng = p.deployment->engine;
   b.dense = eng.block_fp8_dense_bound;
   // Tensor-parallel experts run the engine's fused-MoE kernel; expert parallelism (DeepEP) DeepGEMM's.
   b.experts = eng.block_fp8_fused_moe_bound && p.cfg.ep <= 1 && p.model->is_moe();
   if (b.dense || b.experts) b.flops_s = p.gpu->eff.block_fp8_tflops_per_sm * 1e12 * p.gpu->sms;
   return b;
-}
-
-}  // namespace
-
-GemmBound block_fp8_bound(const Pool& p) {
-  DType compute = DType::BF16;
-  std::string a, c;
-  return gemm_dtype(p.precision->weights, p.precision->activations, compute, a, c) ? bound_of(p, compute) : GemmBound{};
 }
 
 namespace {
@@ -75,7 +67,7 @@ struct Ctx {
     // Grouped expert GEMMs run the engine's MoE kernels, not cuBLAS: their own factor per engine.
     // Source: engine profiles (core/data/engines.json moe_gemm), fitted on each engine's MoE figures.
     moe_peak = peak * std::min(0.98, e.gemm * k.gemm * p.deployment->engine.overheads.moe_gemm);
-    const GemmBound bound = bound_of(p, compute);
+    const GemmBound bound = block_fp8_bound(p);
     if (bound.flops_s > 0 && bound.dense) gemm_peak = std::min(gemm_peak, bound.flops_s);
     if (bound.flops_s > 0 && bound.experts) moe_peak = std::min(moe_peak, bound.flops_s);
     // Attention core in BF16, or in 8 bits when both the KV cache and the activations are 8-bit and
