@@ -90,6 +90,8 @@ WeightBytes weights_per_gpu(const Pool& pool) {
 
 namespace {
 
+constexpr double kFusedMoeChunkTokens = 32768;
+
 // Peak activation workspace of one forward pass with `tokens` tokens per DP group (per GPU view).
 // Counted as SGLang's profile run sizes it: live hidden-state buffers, the larger of the attention
 // and FFN intermediates, and fp32 logits. Source: SGLang model_runner profile_max_num_token.
@@ -110,7 +112,10 @@ double activation_bytes(const Pool& pool, double tokens, double logit_tokens, bo
     // Capped at one DP group's worth (tokens x k): beyond it the dispatch is chunked through
     // fixed-size buffers, so the workspace does not grow with the cluster (DeepEP normal mode,
     // num_max_nvl_chunked_send_tokens; SGLang --chunked-prefill-size per DP rank).
-    const double rows = std::min(tokens * pool.dp() * m.experts_per_tok / pool.cfg.ep / pool.cfg.pp, tokens * m.experts_per_tok);
+    // The fused-MoE kernels run a long pass in chunks of at most kFusedMoeChunkTokens tokens, each
+    // reusing one workspace. Source: vLLM envs.py VLLM_FUSED_MOE_CHUNK_SIZE (32768), fused_experts_impl.
+    const double chunk = std::min(tokens, kFusedMoeChunkTokens);
+    const double rows = std::min(chunk * pool.dp() * m.experts_per_tok / pool.cfg.ep / pool.cfg.pp, chunk * m.experts_per_tok);
     ffn = std::max(ffn, rows * (H * 1.0 + 2.0 * static_cast<double>(m.moe_intermediate) / pool.cfg.moe_tp() * 2.0 + H * 2.0));
   }
   const double logits = logit_tokens * static_cast<double>(m.vocab) / t * 4.0;

@@ -142,6 +142,20 @@ TEST(PhysicsFidelity, WorkspaceDoesNotGrowWithCluster) {
   EXPECT_LE(huge.pools.front().plan.activations, 1.01 * small.pools.front().plan.activations);
 }
 
+// A 163,840-token pass (vLLM V0, chunked prefill off for MLA) runs its fused MoE in 32K-token
+// chunks. dstack measured DeepSeek-R1 TP8 on 8 x H200 holding about 54 sequences of 4,000 tokens
+// (744.8 tokens/s x 71.9 ms TPOT at concurrency 128); sizing the MoE workspace for the whole pass
+// left KV for 7.
+TEST(PhysicsFidelity, FusedMoeWorkspaceIsOneChunk) {
+  json doc = with(dense("deepseek-ai/DeepSeek-R1", "h200-141g", 8, 1, "fp8"),
+                  {{"deployment", {{"chunked_prefill_tokens", 163840}, {"engine", {{"name", "vllm"}}}}},
+                   {"workload", {{"input_tokens", 3200}, {"input_tokens_max", 3200}, {"output_tokens", 800}, {"output_tokens_max", 800}, {"context_length", 4000}}}});
+  const Evaluation ev = evaluate_scenario(scenario(doc), kNoTtft);
+  const MemoryPlan& mp = ev.pools.front().plan;
+  EXPECT_LT(mp.activations, 28e9);
+  EXPECT_GE(mp.sessions(4000), 54);
+}
+
 // max_decode_batch_per_gpu is per GPU: a TP8 DP group may run 8x that many sequences.
 TEST(PhysicsFidelity, DecodeBatchCapIsPerGpu) {
   const json doc = with(dense("meta-llama/Llama-3.1-70B-Instruct", "h200-141g", 8), {{"deployment", {{"max_decode_batch_per_gpu", 4}}}, {"slo", {{"tpot_ms", 1000}}}});
