@@ -55,6 +55,7 @@ Engine read_engine(const json& j) {
     e.block_fp8_fused_moe_bound = j.at("block_fp8").at("fused_moe_bound");
   }
   e.mla_profile_after = j.value("mla_profile_after", "");
+  if (j.contains("mla_prefix")) e.mla_absorbed_prefix_below = j.at("mla_prefix").at("absorbed_below_tokens");
   e.overheads = read_overheads(j.at("overheads"));
   if (j.contains("mxfp4_marlin_pad")) {
     e.mxfp4_pad_hidden = j.at("mxfp4_marlin_pad").at("hidden");

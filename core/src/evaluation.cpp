@@ -97,12 +97,13 @@ double tokens_of_kind(ThroughputKind k, double in, double out) {
 }
 
 // One full-budget prefill pass per DP group: `chunk` tokens; sequences and causal work follow the
-// input distribution (token-weighted mean prefix of a token is E[L^2] / (2 E[L])).
+// input distribution (token-weighted mean prefix of a token is E[L^2] / (2 E[L])), and the pass
+// carries on the request the previous one cut (cut_prefix).
 StepParts full_prefill_pass(const PoolEval& pe, const LengthDist& in, double scale) {
   const double chunk = pe.pool.deployment->chunked_prefill_tokens;
   const double seqs = std::max(1.0, chunk / in.mean());
   const double work = chunk * in.second_moment() / (2.0 * in.mean());
-  return prefill_pass(pe.pool, chunk, seqs, work, scale);
+  return prefill_pass(pe.pool, chunk, seqs, work, cut_prefix(in, chunk), scale);
 }
 
 double pool_tokens_per_step(const PoolEval& pe) { return pe.pool.with_mtp ? tokens_per_step(pe.pool.deployment->mtp) : 1.0; }
@@ -480,12 +481,12 @@ void evaluate_at_load(Evaluation& ev, const EvalOptions& o) {
     const double decode_step_s = coloc ? ev.op_load.step.total : 0.0;
     // A pass's time depends only on its shape; the simulation meets few distinct shapes (fixed
     // lengths: a handful over ~1,600 passes), so each is computed once (same numbers, issue 11).
-    std::map<std::tuple<double, double, double>, double> memo;
+    std::map<std::tuple<double, double, double, double>, double> memo;
     auto pass = [&](const PassWork& pw) {
-      const auto key = std::make_tuple(pw.tokens, pw.seqs, pw.attn_work);
+      const auto key = std::make_tuple(pw.tokens, pw.seqs, pw.attn_work, pw.prefix);
       if (auto it = memo.find(key); it != memo.end()) return it->second;
       // Colocated: every chunked-prefill iteration also runs the decode batch.
-      const double t = prefill_pass(pre.pool, pw.tokens, std::max(1.0, pw.seqs), pw.attn_work, scale).total + decode_step_s;
+      const double t = prefill_pass(pre.pool, pw.tokens, std::max(1.0, pw.seqs), pw.attn_work, pw.prefix, scale).total + decode_step_s;
       if (memo.size() < 4096) memo.emplace(key, t);
       return t;
     };

@@ -21,6 +21,16 @@ void decreasing_moments(double a, double w, double& m1, double& m2) {
 }
 }  // namespace
 
+double cut_prefix(const LengthDist& in, double chunk) {
+  const double L = in.mean();
+  if (in.fixed()) {
+    const double rem = std::fmod(L, chunk), fits = std::fmod(chunk, L);
+    if (L > chunk) return rem < 1e-9 ? (L - chunk) / 2.0 : L / 2.0;
+    return fits < 1e-9 ? 0.0 : L / 2.0;
+  }
+  return in.second_moment() / (2.0 * L);
+}
+
 LengthDist::LengthDist(double mean, double max) : mean_(mean), max_(max) {
   const double w = max - 1.0;
   if (w <= 1e-9 || mean >= max - 1e-9 || mean <= 1.0 + 1e-9) {
@@ -169,6 +179,7 @@ TtftStats simulate_ttft(double rate, const LengthDist& input, double budget,
       w.tokens += c;
       w.seqs += 1;
       w.attn_work += c * (r.done + c / 2.0);
+      w.prefix += r.done;
       taken.emplace_back(idx, c);
       left -= c;
     }

@@ -148,8 +148,8 @@ void add_method(Report& r, const Ctx& c) {
     if (!c.a.unprofiled_release_bound.empty())
       r.warnings.push_back(s.deployment.engine.name + " " + s.deployment.engine_version +
                            b.t(": for MLA models the engine profile describes releases after ", "：对 MLA 模型，引擎配置描述的是 ") + c.a.unprofiled_release_bound +
-                           b.t(". Published runs of DeepSeek-R1 on releases up to it were 88% off (median) from this estimate, most slower than predicted (docs/MEASUREMENTS.md): treat these figures as optimistic.",
-                               " 之后的版本。DeepSeek-R1 在该版本及更早版本上的公开实测与本估算相差 88%（中位数），多数比预测更慢（见 docs/MEASUREMENTS.md）：请将这些数字视为乐观估计。"));
+                           b.t(". Published runs of DeepSeek-R1 on releases up to it were 86% off (median) from this estimate, most slower than predicted (docs/MEASUREMENTS.md): treat these figures as optimistic.",
+                               " 之后的版本。DeepSeek-R1 在该版本及更早版本上的公开实测与本估算相差 86%（中位数），多数比预测更慢（见 docs/MEASUREMENTS.md）：请将这些数字视为乐观估计。"));
     sec.bullet(std::string(b.t("Serving engine profile: ", "推理引擎配置：")) + s.deployment.engine.name +
                (s.deployment.engine_version.empty() ? "" : " " + s.deployment.engine_version) +
                (s.deployment.engine.profile != s.deployment.engine.id ? std::string(b.t(", ROCm build", "，ROCm 版本")) : std::string()) +

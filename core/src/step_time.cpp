@@ -191,10 +191,26 @@ void ep_comm(const Ctx& c, StepParts& s, double tokens, double layers, bool low_
   s.ep_latency += 2.0 * a2a_latency(c, nodes) * layers;
 }
 
+// MLA prefill attention FLOPs per layer for causal work `work` (query-key pairs). The pass's cached
+// prefix (tokens summed over its sequences) decides the engine's path: the absorbed kernels (scores
+// over the latent + rope, values over the latent) below its threshold, else multi-head attention
+// with the prefix re-expanded through kv_b_proj (booked here as GEMM work over `layers`).
+// Source: SGLang attention_backend_handler (SGLANG_CHUNKED_PREFIX_CACHE_THRESHOLD); vLLM MLACommonImpl.
+double mla_prefill_flops(const Ctx& c, Booker& b, double work, double prefix, double heads, double layers) {
+  const ModelArch& m = c.m;
+  const double mha = 2.0 * heads * (m.qk_nope_dim + m.qk_rope_dim + m.v_head_dim) * work;
+  if (prefix < 1.0) return mha;
+  if (prefix < c.pool.deployment->engine.mla_absorbed_prefix_below)
+    return 2.0 * heads * (2.0 * m.kv_lora_rank + m.qk_rope_dim) * work;
+  const double expand = 2.0 * prefix * m.kv_lora_rank * heads * (m.qk_nope_dim + m.v_head_dim);
+  b.op(0, 0, false, expand * layers, c.gemm_peak, false, c.hbm);
+  return mha;
+}
+
 // Layers' compute for `n` tokens per DP group (per GPU view) of `seqs` sequences.
 // decode: attention reads `context` tokens per sequence; prefill: causal work `attn_work`.
 void layers_compute(const Ctx& c, Booker& b, double n, double seqs, double context, double attn_work, bool prefill,
-                    double layer_count, double moe_count, double dense_count, bool lm_head_all_tokens) {
+                    double layer_count, double moe_count, double dense_count, bool lm_head_all_tokens, double prefix = 0) {
   const ModelArch& m = c.m;
   const double H = static_cast<double>(m.hidden);
   const AttentionSplit a = attention_split(m);
@@ -227,9 +243,8 @@ void layers_compute(const Ctx& c, Booker& b, double n, double seqs, double conte
       double work = attn_work;
       if (slide && m.sliding_window > 0) work = std::min(attn_work, n * static_cast<double>(m.sliding_window));
       // Causal prefill attention: QK^T over qk_head_dim and PV over v_head_dim for each pair (quadratic).
-      flops = m.attention == AttentionType::MLA
-                  ? 2.0 * heads * (m.qk_nope_dim + m.qk_rope_dim + m.v_head_dim) * work
-                  : 4.0 * heads * m.head_dim * work;
+      flops = m.attention == AttentionType::MLA ? mla_prefill_flops(c, b, work, prefix, heads, L)
+                                                : 4.0 * heads * m.head_dim * work;
       bytes = (n + std::min(work / std::max(1.0, n), context)) * kv_layer;  // write new KV, read the prefix
     }
     b.op(0, bytes * L, true, flops * L, c.attn_peak, true, c.hbm_kv);
@@ -431,7 +446,7 @@ StepParts decode_step(const Pool& pool, double seqs, double context, double time
   return s;
 }
 
-StepParts prefill_pass(const Pool& pool, double tokens, double seqs, double attn_work, double time_scale) {
+StepParts prefill_pass(const Pool& pool, double tokens, double seqs, double attn_work, double prefix, double time_scale) {
   Ctx c(pool);
   // The per-pass CPU cost (scheduling) is serial; the kernel launches overlap the GPU's work, except
   // behind expert parallelism: a normal-mode all-to-all makes the CPU wait for each MoE layer's
@@ -444,7 +459,7 @@ StepParts prefill_pass(const Pool& pool, double tokens, double seqs, double attn
       c,
       [&](Booker& b, StepParts& sp) {
         layers_compute(c, b, tokens, seqs, tokens / std::max(1.0, seqs), attn_work, true, c.stage_layers, c.stage_moe,
-                       c.stage_dense, false);
+                       c.stage_dense, false, prefix);
         comm(c, sp, tokens, false, c.stage_moe, c.stage_layers, c.stage_dense);
       },
       fixed, time_scale, false, launches);

@@ -48,7 +48,7 @@ TEST(PhysicsFidelity, TtftAtLowLoadIsOneRanksOwnPrefill) {
                       {"reference", {{"preset", "none"}}}};
     const Evaluation ev = evaluate_scenario(scenario(doc));
     SCOPED_TRACE(gpus);
-    const double own = prefill_pass(ev.prefill_pool().pool, 4096, 1, 4096.0 * 4096.0 / 2.0).total;
+    const double own = prefill_pass(ev.prefill_pool().pool, 4096, 1, 4096.0 * 4096.0 / 2.0, 0).total;
     ASSERT_GT(ev.ttft.p50, 0);
     EXPECT_GE(ev.ttft.p50, own) << "below one rank's own compute floor";
     EXPECT_NEAR(ev.ttft.p50, own + request_fixed_s(ev), 0.35 * own);
@@ -102,7 +102,7 @@ TEST(PhysicsFidelity, NormalDispatchCountsDistinctGpus) {
                     {"reference", {{"preset", "none"}}}};
   // The pools would need 16 GPUs: use 2 nodes.
   const Evaluation ev = evaluate_scenario(scenario(with(doc, {{"hardware", {{"nodes", 2}}}})), kNoTtft);
-  const StepParts s = prefill_pass(ev.prefill_pool().pool, 8192, 8, 8192.0 * 1024 / 2);
+  const StepParts s = prefill_pass(ev.prefill_pool().pool, 8192, 8, 8192.0 * 1024 / 2, 0);
   const double H = 7168, bytes_tok = H * (1.0 + 4.0 / 128.0) + H * 2.0;
   const double distinct = 8 * (1 - std::pow(1 - 1.0 / 8, 8));  // 5.25 of 8 GPUs for k = 8
   const double layers = ev.s.model.moe_layers();
@@ -172,7 +172,7 @@ TEST(PhysicsFidelity, NodeLimitedRouting) {
                       {"deployment", {{"mode", "disaggregated"}, {"prefill", {{"gpus", g}, {"ep", g}}}, {"decode", {{"gpus", 8}, {"ep", 8}}}}},
                       {"reference", {{"preset", "none"}}}};
     const Evaluation ev = evaluate_scenario(scenario(doc), kNoTtft);
-    return prefill_pass(ev.prefill_pool().pool, 8192, 8, 8192.0 * 1024 / 2).ep_bytes_rdma;
+    return prefill_pass(ev.prefill_pool().pool, 8192, 8, 8192.0 * 1024 / 2, 0).ep_bytes_rdma;
   };
   EXPECT_EQ(load_preset("deepseek-ai/DeepSeek-V3").topk_groups, 4);
   const double r4 = rdma(4), r8 = rdma(8);

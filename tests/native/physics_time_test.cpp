@@ -277,7 +277,7 @@ TEST(PhysicsTime, MoeGemmFactorScalesOnlyExpertGemms) {
     Deployment d = *pool.deployment;
     d.engine.overheads.moe_gemm = moe_gemm;
     pool.deployment = &d;
-    return prefill_pass(pool, 16384, 4, 4 * 4096.0 * 2048.0).gemm;
+    return prefill_pass(pool, 16384, 4, 4 * 4096.0 * 2048.0, 0).gemm;
   };
   const Evaluation moe = evaluate_scenario(scenario(json::object()), kNoTtft);  // DeepSeek-V3 EP32 on H20
   const double full = gemm_at(moe, 1.0), half = gemm_at(moe, 0.5);
@@ -300,7 +300,7 @@ TEST(PhysicsTime, PrefillLaunchesOverlapTheGpuExceptBehindEp) {
     Deployment d = *pool.deployment;
     d.engine.overheads.prefill_kernel_us = prefill_kernel_us;
     pool.deployment = &d;
-    return prefill_pass(pool, tokens, 1, tokens * tokens / 2);
+    return prefill_pass(pool, tokens, 1, tokens * tokens / 2, 0);
   };
   const Evaluation dense = evaluate_scenario(scenario(llama70b("h100-80g", "fp8", "bf16")), kNoTtft);
   const double fixed = dense.s.deployment.engine.overheads.prefill_ms * 1e-3 * dense.s.gpu.eff.launch_scale;
@@ -336,10 +336,10 @@ TEST(PhysicsTime, DpAttentionPrefillGathersByAllReduceTwice) {
   ASSERT_TRUE(d.engine.dp_prefill_all_reduce);
   pool.deployment = &d;
   const double tokens = 1024;
-  const double twice = prefill_pass(pool, tokens, 1, tokens * tokens / 2).tp_allreduce;
+  const double twice = prefill_pass(pool, tokens, 1, tokens * tokens / 2, 0).tp_allreduce;
   const double dec_on = decode_step(pool, 64, 4000).tp_allreduce;
   d.engine.dp_prefill_all_reduce = false;
-  const double once = prefill_pass(pool, tokens, 1, tokens * tokens / 2).tp_allreduce;
+  const double once = prefill_pass(pool, tokens, 1, tokens * tokens / 2, 0).tp_allreduce;
   EXPECT_NEAR(twice, 2 * once, 1e-12);
   EXPECT_DOUBLE_EQ(decode_step(pool, 64, 4000).tp_allreduce, dec_on) << "decode gathers by all-gather either way";
   // One all-reduce per MoE layer of the 8 ranks' 8,192 tokens x 7,168 x 2 bytes (117.4 MB): ring over
@@ -394,7 +394,7 @@ TEST(PhysicsTime, BlockScaledFp8GemmsAreBoundPerSmOnHopper) {
     doc["version"] = 2;  // precision.fp8_scales is a version-2 field
     doc["precision"]["fp8_scales"] = block ? "block" : "tensor";
     const Evaluation ev = evaluate_scenario(scenario(doc), kNoTtft);
-    return prefill_pass(ev.pools.front().pool, 8192, 2, 8192.0 * 4096 / 2);
+    return prefill_pass(ev.pools.front().pool, 8192, 2, 8192.0 * 4096 / 2, 0);
   };
   const StepParts vllm = gemm_time("h200-141g", "vllm", 1, true), vllm_tensor = gemm_time("h200-141g", "vllm", 1, false);
   EXPECT_DOUBLE_EQ(vllm.gemm_flops, vllm_tensor.gemm_flops);
@@ -413,3 +413,27 @@ TEST(PhysicsTime, BlockScaledFp8GemmsAreBoundPerSmOnHopper) {
 
 }  // namespace
 }  // namespace slo
+
+// MLA prefill over a cached prefix takes the engine's path. SGLang: a batch whose prefixes sum to
+// 1..8191 tokens runs the absorbed kernels, (2 x 512 + 64) / (128 + 64 + 128) = 3.4x the multi-head
+// attention FLOPs per pair; from 8,192 on, multi-head attention with the prefix re-expanded through
+// kv_b_proj (2 x 512 x heads x (128 + 128) FLOPs per prefix token and layer). vLLM always re-expands.
+TEST(PhysicsTime, MlaPrefillOverAPrefixTakesTheEnginesPath) {
+  auto pass = [](const std::string& engine, double prefix) {
+    json doc = deepseek("h200-141g", 8, 1);
+    doc["deployment"]["colocated"]["attention_tp"] = 8;
+    doc["deployment"]["colocated"]["ep"] = 1;
+    doc["deployment"]["engine"] = {{"name", engine}};
+    const Evaluation ev = evaluate_scenario(scenario(doc), kNoTtft);
+    // One sequence: 2,048 new tokens after `prefix` cached ones.
+    return prefill_pass(ev.pools.front().pool, 2048, 1, 2048.0 * (prefix + 1024), prefix);
+  };
+  const StepParts fresh = pass("sglang", 0), absorbed = pass("sglang", 4096), mha = pass("sglang", 8192);
+  const double heads = 128.0 / 8, layers = 61;
+  EXPECT_NEAR(absorbed.attention_flops / (2048.0 * (4096 + 1024)), 2 * heads * (2 * 512 + 64) * layers, 1.0);
+  EXPECT_NEAR(mha.attention_flops / (2048.0 * (8192 + 1024)), 2 * heads * (128 + 64 + 128) * layers, 1.0);
+  EXPECT_NEAR(mha.gemm_flops - fresh.gemm_flops, 8192 * 2.0 * 512 * heads * (128 + 128) * layers, 1e3);
+  EXPECT_DOUBLE_EQ(absorbed.gemm_flops, fresh.gemm_flops);
+  EXPECT_GT(absorbed.attention, 2.5 * pass("vllm", 4096).attention);
+  EXPECT_NEAR(pass("vllm", 4096).gemm_flops - fresh.gemm_flops, 4096 * 2.0 * 512 * heads * 256 * layers, 1e3);
+}

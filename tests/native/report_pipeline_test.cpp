@@ -337,7 +337,7 @@ TEST(EngineRelease, AtOrBeforeComparesNumbers) {
 }
 
 // A stated engine release the profile does not describe for an MLA model (dstack's early-2025
-// releases, 88% off held out) is named in the report's warnings; a later release or a dense model
+// releases, 86% off held out) is named in the report's warnings; a later release or a dense model
 // is not.
 TEST(ReportPipeline, AnEarlyEngineReleaseOfAnMlaModelIsWarnedAbout) {
   const auto warned = [](const json& patch) {

@@ -53,6 +53,10 @@ struct Engine {
   // For MLA models, the newest release the profile does not describe (measured as validation only:
   // early-2025 releases, before the engines' DeepSeek kernels); "" = no such release known.
   std::string mla_profile_after;
+  // MLA prefill over a cached prefix: below this many prefix tokens in a DP rank's batch the engine
+  // runs the absorbed (latent) attention, at or above it multi-head attention over the prefix
+  // re-expanded through kv_b_proj (0: always the latter).
+  double mla_absorbed_prefix_below = 0;
   EngineOverheads overheads;
   EngineKernel kernel;
   // MXFP4 experts on a GPU without FP4 tensor cores are repacked for the weight-only Marlin kernel,

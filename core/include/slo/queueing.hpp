@@ -33,10 +33,16 @@ class Rng {
   uint64_t s_;
 };
 
+// Cached prefix of a full chunked-prefill pass in a saturated FIFO stream: the pass carries on the
+// request the previous pass cut, which has done E[L^2] / (2 E[L]) tokens on average (a cut lands
+// on a token of a length-biased request). Fixed lengths the budget divides are never cut.
+double cut_prefix(const LengthDist& in, double chunk);
+
 struct PassWork {
   double tokens = 0;     // new tokens in the pass (whole pool)
   double seqs = 0;       // sequences touched
   double attn_work = 0;  // sum of chunk x (prefix + chunk / 2)
+  double prefix = 0;     // cached tokens of the pass's sequences (their chunks already done)
 };
 
 struct TtftStats {

@@ -40,8 +40,9 @@ struct StepParts {
 StepParts decode_step(const Pool& pool, double seqs, double context, double time_scale = 1.0);
 
 // One prefill forward pass: `tokens` new tokens per DP group from `seqs` sequences, with causal
-// attention work `attn_work` = sum over sequences of chunk x (prefix + chunk / 2) tokens^2.
-StepParts prefill_pass(const Pool& pool, double tokens, double seqs, double attn_work, double time_scale = 1.0);
+// attention work `attn_work` = sum over sequences of chunk x (prefix + chunk / 2) tokens^2 and
+// `prefix` cached tokens summed over the pass's sequences (it picks an MLA engine's attention path).
+StepParts prefill_pass(const Pool& pool, double tokens, double seqs, double attn_work, double prefix, double time_scale = 1.0);
 
 // The ceiling on a pool's block-scaled FP8 GEMMs (Hopper: no block scaling in the tensor cores, so
 // the kernels promote partial sums on the CUDA cores), and which of its GEMMs run such kernels (the
