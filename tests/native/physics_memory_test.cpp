@@ -15,6 +15,7 @@
 #include "slo/kv_cache.hpp"
 #include "slo/memory_plan.hpp"
 #include "slo/scenario.hpp"
+#include "slo/step_time.hpp"
 #include "test_scenario.hpp"
 
 using nlohmann::json;
@@ -375,3 +376,34 @@ TEST(PhysicsMemory, GptOssMxfp4OnHopperUnderVllmLoadsMarlinPaddedExperts) {
 }
 
 }  // namespace
+
+// GPU presets of the A100 40GB and the MI325X: Llama-3.1-70B in BF16 (70.6B parameters, 141 GB)
+// does not fit two 40 GB A100s and leaves little KV on four; the MI325X (256 GiB, 6 TB/s) holds
+// DeepSeek-V3's FP8 weights on four GPUs with 60 GB more KV each than an MI300X (192 GiB), and its
+// batch-1 weight reads take 5.3 / 6.0 of an MI300X's.
+TEST(PhysicsMemory, A100FortyAndMi325xPresets) {
+  auto llama = [](int tp) {
+    const json doc = {{"model", {{"preset", "meta-llama/Llama-3.1-70B-Instruct"}}},
+                      {"precision", {{"weights", "bf16"}, {"activations", "bf16"}, {"kv_cache", "bf16"}}},
+                      {"hardware", {{"gpu", "a100-40g"}, {"nodes", 1}}},
+                      {"deployment", {{"colocated", {{"gpus", tp}, {"attention_tp", tp}, {"ep", 1}}}}},
+                      {"reference", {{"preset", "none"}}}};
+    return evaluate_scenario(scenario(doc), EvalOptions{1.0, false, 0}).pools.front().plan;
+  };
+  EXPECT_FALSE(llama(2).fits());
+  const MemoryPlan four = llama(4);
+  EXPECT_TRUE(four.fits());
+  EXPECT_LT(four.kv_pool, 5e9);
+  EXPECT_NEAR(four.hbm, 40960.0 * 1048576, 1.0);
+  auto deepseek = [](const std::string& gpu) {
+    const json doc = {{"hardware", {{"gpu", gpu}, {"nodes", 1}, {"gpus_per_node", 4}}},
+                      {"deployment", {{"colocated", {{"gpus", 4}, {"attention_tp", 4}, {"ep", 1}}}}},
+                      {"reference", {{"preset", "none"}}}};
+    return evaluate_scenario(scenario(doc), EvalOptions{1.0, false, 0});
+  };
+  const Evaluation mi300 = deepseek("mi300x"), mi325 = deepseek("mi325x");
+  EXPECT_GT(mi325.pools.front().plan.kv_pool - mi300.pools.front().plan.kv_pool, 55e9);
+  const Pool& p300 = mi300.pools.front().pool;
+  const Pool& p325 = mi325.pools.front().pool;
+  EXPECT_NEAR(decode_step(p325, 1, 1024).weights / decode_step(p300, 1, 1024).weights, 5.3 / 6.0, 1e-3);
+}
