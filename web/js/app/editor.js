@@ -147,7 +147,9 @@ export function currentGpu() {
 export function gpuSummary(g) {
   if (!g) return '';
   const parts = [];
-  const add = (v, u, pre) => { if (typeof v === 'number' && Number.isFinite(v) && v > 0) parts.push((pre ? pre + ' ' : '') + v + ' ' + u); };
+  // Spec figures as published (4.917 TB/s, 1307.4 TFLOPS); a GiB-sized memory shown in GB is rounded (256 GiB = 274.9 GB).
+  const num = (v) => String(Number(v.toFixed(v < 10 ? 3 : 1)));
+  const add = (v, u, pre) => { if (typeof v === 'number' && Number.isFinite(v) && v > 0) parts.push((pre ? pre + ' ' : '') + num(v) + ' ' + u); };
   add(g.memory_gb, 'GB');
   add(g.hbm_tb_s, 'TB/s HBM');
   add(g.bf16_tflops, 'TFLOPS', 'BF16');
