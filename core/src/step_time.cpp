@@ -194,17 +194,17 @@ void ep_comm(const Ctx& c, StepParts& s, double tokens, double layers, bool low_
 // MLA prefill attention FLOPs per layer for causal work `work` (query-key pairs). The pass's cached
 // prefix (tokens summed over its sequences) decides the engine's path: the absorbed kernels (scores
 // over the latent + rope, values over the latent) below its threshold, else multi-head attention
-// with the prefix re-expanded through kv_b_proj (booked here as GEMM work over `layers`).
+// with the prefix re-expanded through kv_b_proj (`expand`: GEMM FLOPs per layer).
 // Source: SGLang attention_backend_handler (SGLANG_CHUNKED_PREFIX_CACHE_THRESHOLD); vLLM MLACommonImpl.
-double mla_prefill_flops(const Ctx& c, Booker& b, double work, double prefix, double heads, double layers) {
+struct MlaPrefill {
+  double attention = 0, expand = 0;
+};
+inline MlaPrefill mla_prefill_flops(const Ctx& c, double work, double prefix, double heads) {
   const ModelArch& m = c.m;
+  if (prefix >= 1.0 && prefix < c.pool.deployment->engine.mla_absorbed_prefix_below)
+    return {2.0 * heads * (2.0 * m.kv_lora_rank + m.qk_rope_dim) * work, 0.0};
   const double mha = 2.0 * heads * (m.qk_nope_dim + m.qk_rope_dim + m.v_head_dim) * work;
-  if (prefix < 1.0) return mha;
-  if (prefix < c.pool.deployment->engine.mla_absorbed_prefix_below)
-    return 2.0 * heads * (2.0 * m.kv_lora_rank + m.qk_rope_dim) * work;
-  const double expand = 2.0 * prefix * m.kv_lora_rank * heads * (m.qk_nope_dim + m.v_head_dim);
-  b.op(0, 0, false, expand * layers, c.gemm_peak, false, c.hbm);
-  return mha;
+  return {mha, prefix >= 1.0 ? 2.0 * prefix * m.kv_lora_rank * heads * (m.qk_nope_dim + m.v_head_dim) : 0.0};
 }
 
 // Layers' compute for `n` tokens per DP group (per GPU view) of `seqs` sequences.
@@ -243,8 +243,13 @@ void layers_compute(const Ctx& c, Booker& b, double n, double seqs, double conte
       double work = attn_work;
       if (slide && m.sliding_window > 0) work = std::min(attn_work, n * static_cast<double>(m.sliding_window));
       // Causal prefill attention: QK^T over qk_head_dim and PV over v_head_dim for each pair (quadratic).
-      flops = m.attention == AttentionType::MLA ? mla_prefill_flops(c, b, work, prefix, heads, L)
-                                                : 4.0 * heads * m.head_dim * work;
+      if (m.attention == AttentionType::MLA) {
+        const MlaPrefill x = mla_prefill_flops(c, work, prefix, heads);
+        flops = x.attention;
+        if (x.expand > 0) b.op(0, 0, false, x.expand * L, c.gemm_peak, false, c.hbm);
+      } else {
+        flops = 4.0 * heads * m.head_dim * work;
+      }
       bytes = (n + std::min(work / std::max(1.0, n), context)) * kv_layer;  // write new KV, read the prefix
     }
     b.op(0, bytes * L, true, flops * L, c.attn_peak, true, c.hbm_kv);
