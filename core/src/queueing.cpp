@@ -21,14 +21,13 @@ void decreasing_moments(double a, double w, double& m1, double& m2) {
 }
 }  // namespace
 
+double cut_prefix_fixed(double L, double chunk) {
+  if (L > chunk) return std::fmod(L, chunk) < 1e-9 ? (L - chunk) / 2.0 : L / 2.0;
+  return std::fmod(chunk, L) < 1e-9 ? 0.0 : L / 2.0;
+}
+
 double cut_prefix(const LengthDist& in, double chunk) {
-  const double L = in.mean();
-  if (in.fixed()) {
-    const double rem = std::fmod(L, chunk), fits = std::fmod(chunk, L);
-    if (L > chunk) return rem < 1e-9 ? (L - chunk) / 2.0 : L / 2.0;
-    return fits < 1e-9 ? 0.0 : L / 2.0;
-  }
-  return in.second_moment() / (2.0 * L);
+  return in.fixed() ? cut_prefix_fixed(in.mean(), chunk) : in.second_moment() / (2.0 * in.mean());
 }
 
 LengthDist::LengthDist(double mean, double max) : mean_(mean), max_(max) {

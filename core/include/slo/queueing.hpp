@@ -37,6 +37,7 @@ class Rng {
 // request the previous pass cut, which has done E[L^2] / (2 E[L]) tokens on average (a cut lands
 // on a token of a length-biased request). Fixed lengths the budget divides are never cut.
 double cut_prefix(const LengthDist& in, double chunk);
+double cut_prefix_fixed(double length, double chunk);  // the same for prompts of one length
 
 struct PassWork {
   double tokens = 0;     // new tokens in the pass (whole pool)
