@@ -244,6 +244,7 @@ Calibration prior_calibration() {
       if (k == "rdma") e.rdma = x;
       if (k == "comm_latency_us") e.comm_latency_us = x;
       if (k == "allreduce_latency_us") e.allreduce_latency_us = x;
+      if (k == "net_allreduce_latency_us") e.net_allreduce_latency_us = x;
       if (k == "comm_latency_growth") e.comm_latency_growth = x;
       if (k == "launch_scale") e.launch_scale = x;
       if (k == "tbo_overlap") e.tbo_overlap = x;

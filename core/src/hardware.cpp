@@ -36,6 +36,7 @@ static Efficiency read_eff(const json& j, Efficiency e) {
   e.comm_latency_us = j.value("comm_latency_us", e.comm_latency_us);
   e.comm_latency_growth = j.value("comm_latency_growth", e.comm_latency_growth);
   e.allreduce_latency_us = j.value("allreduce_latency_us", e.allreduce_latency_us);
+  e.net_allreduce_latency_us = j.value("net_allreduce_latency_us", e.net_allreduce_latency_us);
   e.launch_scale = j.value("launch_scale", e.launch_scale);
   e.tbo_overlap = j.value("tbo_overlap", e.tbo_overlap);
   e.block_fp8_tflops_per_sm = j.value("block_fp8_tflops_per_sm", e.block_fp8_tflops_per_sm);

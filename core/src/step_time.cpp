@@ -134,13 +134,12 @@ double intra_bw(const Ctx& c) {
 double allreduce_time(const Ctx& c, double bytes, int group) {
   if (group <= 1) return 0;
   const int gpn = std::min(group, c.pool.gpus_per_node);
-  // One-shot custom all-reduce inside a node: a few microseconds (vLLM/SGLang custom_all_reduce).
-  double t = 2.0 * (gpn - 1) / gpn * link_time(bytes, intra_bw(c)) + c.e.allreduce_latency_us * 1e-6;
-  if (group > gpn) {
-    const double nodes = std::ceil(static_cast<double>(group) / gpn);
-    t += 2.0 * (nodes - 1) / nodes * link_time(bytes / gpn, c.g.nic_bytes_s * c.e.rdma) + 2.0 * c.e.comm_latency_us * 1e-6;
-  }
-  return t;
+  double t = 2.0 * (gpn - 1) / gpn * link_time(bytes, intra_bw(c));
+  if (group <= gpn) return t + c.e.allreduce_latency_us * 1e-6;  // one-shot custom all-reduce (vLLM/SGLang custom_all_reduce)
+  // Across nodes the engines' custom all-reduce (intra-node only) gives way to one NCCL all-reduce,
+  // whose small-message latency is the family's net_allreduce_latency_us. Source: NCCL issue #1453 (nccl-tests, H100 nodes).
+  const double nodes = std::ceil(static_cast<double>(group) / gpn);
+  return t + 2.0 * (nodes - 1) / nodes * link_time(bytes / gpn, c.g.nic_bytes_s * c.e.rdma) + c.e.net_allreduce_latency_us * 1e-6;
 }
 
 // Fixed latency of one dispatch or combine: grows with the nodes reached (more RDMA peers to

@@ -91,17 +91,40 @@ double wave_prefill_s(const Evaluation& ev, double c) {
   return group_prefill_s(ev, per_pre, in, 0) + request_fixed_s(ev) + kv_transfer(ev, in);
 }
 
+// Mean first-token time of `c` requests sent together to an idle engine: each DP group prefills its
+// share FIFO in chunked passes of equal time, so its j-th prompt has its first token when pass
+// ceil(j L / chunk) ends, and not before the frontend has admitted it (j x frontend_ms).
+// Source: FIFO chunked prefill (vLLM/SGLang schedulers); one frontend process admitting in turn.
+double wave_mean_ttft_s(const Evaluation& ev, double c) {
+  const double m = std::ceil(c / ev.prefill_pool().plan.dp);
+  const double len = ev.s.workload.input_tokens, chunk = ev.s.deployment.chunked_prefill_tokens;
+  const double passes = std::max(1.0, std::ceil(m * len / chunk));
+  const double pass_s = group_prefill_s(ev, m, len, 0) / passes;
+  const double admit_s = ev.s.deployment.engine.overheads.frontend_ms * 1e-3 * ev.s.gpu.eff.launch_scale * ev.prefill_pool().plan.dp;
+  const int n = static_cast<int>(std::min(m, 4096.0));
+  double sum = 0;
+  for (int j = 1; j <= n; ++j) {
+    const double done = std::min(passes, std::ceil(j * (m / n) * len / chunk - 1e-9)) * pass_s;
+    sum += std::max(done, j * (m / n) * admit_s + pass_s);
+  }
+  return sum / n + request_fixed_s(ev) + kv_transfer(ev, len);
+}
+
 // A benchmark of N requests at concurrency C: the first C prompts are prefilled together, the next
 // N - C requests finish at the steady rate C / L (each replacement's prefill inside L), then the
-// last wave of C drains with a shrinking batch (drain_s).
+// last wave of C drains with a shrinking batch (drain_s). The mean TTFT weighs the first wave's
+// (wave_mean_ttft_s) by C / N: a run of N = 5 C spends a fifth of its requests in it.
 // Source: Little's law for the steady part; order statistics for the last wave.
-void finite_run(LoadResult& r, const Evaluation& ev, double c) {
-  const double n = ev.s.workload.requests;
+void finite_run(LoadResult& r, const Evaluation& ev, double concurrency) {
+  const double n = ev.s.workload.requests, c = std::min(concurrency, n);
   const double makespan = wave_prefill_s(ev, c) + std::max(0.0, n - c) * r.latency_s / c + drain_s(ev, c);
   const Workload& w = ev.s.workload;
   if (makespan <= 0) return;
   r.output_tps = n * w.output_tokens / makespan;
   r.input_tps = n * w.input_tokens / makespan;
+  const double ttft = (c * wave_mean_ttft_s(ev, c) + (n - c) * r.ttft_s) / n;
+  r.latency_s += ttft - r.ttft_s;
+  r.ttft_s = ttft;
 }
 
 // The request rate at which the prefill side is busy 95% of the time (the cap on its share of GPU
@@ -198,7 +221,7 @@ LoadResult closed_loop_admitted(const Evaluation& ev, double concurrency) {
   r.output_tps = lo * w.output_tokens;
   r.input_tps = lo * w.input_tokens;
   r.in_flight = concurrency;
-  if (w.requests > concurrency) finite_run(r, ev, concurrency);
+  if (w.requests > 0) finite_run(r, ev, concurrency);
   return r;
 }
 

@@ -269,6 +269,54 @@ TEST(PhysicsTime, ClosedLoopObeysLittlesLaw) {
   }
 }
 
+// A TP group inside a node all-reduces with the engines' one-shot custom kernel (allreduce_latency_us);
+// one spanning nodes falls back to one NCCL all-reduce per call, whose small-message latency is the
+// family's net_allreduce_latency_us (60 us on Hopper, nccl-tests). DeepSeek-R1 at batch 1 makes two per
+// layer (attention and MoE outputs): 2 x 61 calls, almost all latency.
+TEST(PhysicsTime, CrossNodeTensorParallelPaysNcclLatency) {
+  const auto tp_allreduce = [](int gpus, int nodes) {
+    json doc = {{"model", {{"preset", "deepseek-ai/DeepSeek-R1"}}},
+                {"hardware", {{"gpu", "h100-80g"}, {"nodes", nodes}}},
+                {"deployment", {{"colocated", {{"gpus", gpus}, {"attention_tp", gpus}, {"ep", 1}, {"redundant_experts", 0}}}}},
+                {"reference", {{"preset", "none"}}}};
+    const Evaluation ev = evaluate_scenario(scenario(doc), kNoTtft);
+    return std::make_pair(decode_step(ev.pools.front().pool, 1, 1024).tp_allreduce, ev.s.gpu.eff);
+  };
+  const auto [two_nodes, eff] = tp_allreduce(16, 2);
+  const auto [one_node, unused] = tp_allreduce(8, 1);
+  const double calls = 2.0 * 61;
+  EXPECT_NEAR(eff.net_allreduce_latency_us, 60.0, 1e-9);
+  EXPECT_NEAR(two_nodes, calls * eff.net_allreduce_latency_us * 1e-6, 0.05 * two_nodes);
+  EXPECT_NEAR(one_node, calls * eff.allreduce_latency_us * 1e-6, 0.10 * one_node);
+}
+
+// A benchmark of N requests at concurrency C starts with C prompts at once on an idle engine: FIFO
+// chunked passes give the j-th its first token when pass ceil(j L / chunk) ends. A run of N = C is
+// that wave alone (32 x 2048 tokens in 8 passes of 4 prompts: mean ceil(j / 4) = 4.5 passes); a run of
+// 10 C weighs it by a tenth against the steady closed loop's TTFT.
+TEST(PhysicsTime, FiniteRunWeighsItsFirstWave) {
+  json doc = llama70b("h100-80g", "fp8", "bf16");
+  doc["version"] = 2;
+  doc["deployment"]["chunked_prefill_tokens"] = 8192;
+  doc["workload"] = {{"kind", "closed_loop"}, {"concurrency", 32}, {"input_tokens", 2048}, {"input_tokens_max", 2048},
+                     {"output_tokens", 256}, {"output_tokens_max", 256}, {"context_length", 4096}};
+  const auto run = [&](int requests) {
+    json d = doc;
+    if (requests > 0) d["workload"]["requests"] = requests;
+    const Evaluation ev = evaluate_scenario(scenario(d), kNoTtft);
+    return std::make_pair(run_load(ev), static_batch(ev, 32).ttft_s - request_fixed_s(ev));
+  };
+  const auto [steady, wave_prefill] = run(0);
+  const auto [one_wave, unused] = run(32);
+  const auto [ten_waves, unused2] = run(320);
+  const Evaluation ev = evaluate_scenario(scenario(doc), kNoTtft);
+  const double fixed = request_fixed_s(ev);
+  EXPECT_NEAR(one_wave.ttft_s, fixed + wave_prefill * 4.5 / 8.0, 0.03 * one_wave.ttft_s);
+  EXPECT_GT(one_wave.ttft_s, 3.0 * steady.ttft_s) << "a whole wave waits behind the others' prompts";
+  EXPECT_NEAR(ten_waves.ttft_s, 0.1 * one_wave.ttft_s + 0.9 * steady.ttft_s, 1e-9);
+  EXPECT_NEAR(ten_waves.latency_s - ten_waves.ttft_s, steady.latency_s - steady.ttft_s, 1e-9);
+}
+
 // The routed experts' grouped GEMMs run at the engine's MoE-kernel efficiency (moe_gemm): halving
 // it doubles the compute-bound expert time of a large prefill and leaves a dense model untouched.
 TEST(PhysicsTime, MoeGemmFactorScalesOnlyExpertGemms) {

@@ -21,9 +21,10 @@ struct Efficiency {
   double hbm = 0.8;              // streamed weight and activation bytes / HBM bandwidth
   double nvlink = 0.7;           // intra-node all-to-all / NVLink bandwidth per direction
   double rdma = 0.85;            // inter-node all-to-all / NIC bandwidth per GPU
-  double comm_latency_us = 25;   // fixed latency of one DeepEP dispatch or combine (and of a cross-node all-reduce)
+  double comm_latency_us = 25;   // fixed latency of one DeepEP dispatch or combine
   double comm_latency_growth = 0;  // relative growth of that latency per doubling of the nodes reached
   double allreduce_latency_us = 8;  // one-shot intra-node all-reduce of a small message (custom all-reduce kernels)
+  double net_allreduce_latency_us = 60;  // one NCCL all-reduce of a small message across nodes (TP spanning nodes)
   double launch_scale = 1.0;     // multiplies the engine's CPU/launch overheads on this platform (1 = CUDA)
   double tbo_overlap = 1.0;      // share of the shorter of compute / communication that two-batch overlap hides
   // Block-scaled FP8 GEMMs (128 x 128 weight blocks) on tensor cores without hardware block scaling:
