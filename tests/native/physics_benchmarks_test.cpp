@@ -51,9 +51,9 @@ TEST(PhysicsBenchmarks, EveryFigureIsPredicted) {
 // Leave-one-source-out over every published figure (one refit per source, so one test for both
 // checks). Coverage: >= 600 figures, >= 8 GPU kinds, 3 engines, >= 9 models, TTFT, TPOT,
 // throughput and latency. Accuracy is a regression guard at the level reached (docs/PHYSICS.md):
-// every figure, 616: median 16.3%, p90 96.4%, max 571%; the 481 of fitted sources: median 11.7%,
-// p90 45.6%, max 571%, 67 beyond 35%; the 135 validation-only figures (dstack, early-2025 engine
-// releases): median 86.4%. Issue 9's bar (median 12%, p90 35%, none beyond 60%) is not met and stays open. The per-figure bound is the worst figures': gpt-oss-120b
+// every figure, 630: median 17.3%, p90 91.8%, max 569%; the 481 of fitted sources: median 12.3%,
+// p90 44.6%, max 569%, 70 beyond 35%; the 149 validation-only figures (dstack, early-2025 engine
+// releases, 86.3%; tenstorrent, TP16 over two nodes, 33.2%): median 80.6%. Issue 9's bar (median 12%, p90 35%, none beyond 60%) is not met and stays open. The per-figure bound is the worst figures': gpt-oss-120b
 // on one H100 under SGLang 0.5.3rc0 and TensorRT-LLM 1.0 (3.3x and 2.9x slower than vLLM on the same
 // GPU, model and burst; two runs, two figures each; docs/PHYSICS.md says why the physics cannot see
 // it); every other figure is within 300%.
@@ -79,7 +79,7 @@ TEST(PhysicsBenchmarks, LeaveOneSourceOutAccuracyAndBands) {
     by_regime[r.regime].push_back(r.predicted / r.measured - 1.0);
     EXPECT_LE(std::fabs(r.error_pct()), 600.0) << r.id << " (" << r.regime << "): predicted " << r.predicted << " vs measured " << r.measured << " " << r.unit;
   }
-  EXPECT_GE(rows.size(), 600u);
+  EXPECT_GE(rows.size(), 625u);
   EXPECT_GE(errs.size(), 470u);
   EXPECT_LE(quantile(all, 0.5), 17.5);
   EXPECT_LE(quantile(all, 0.9), 99.5);
@@ -88,11 +88,13 @@ TEST(PhysicsBenchmarks, LeaveOneSourceOutAccuracyAndBands) {
   EXPECT_GE(engines.size(), 3u);
   EXPECT_GE(models.size(), 9u);
   EXPECT_TRUE(kinds.count("ttft") && kinds.count("tpot") && kinds.count("throughput") && kinds.count("latency"));
-  // Fitted sources: guards the measured 11.7% / 45.6%, 67 beyond 35% (issue 9's bar, 12% / 35%, is
-  // not met yet: docs/PHYSICS.md).
-  EXPECT_LE(quantile(errs, 0.5), 12.2);
-  EXPECT_LE(quantile(errs, 0.9), 46.0);
-  EXPECT_LE(std::count_if(errs.begin(), errs.end(), [](double e) { return e > 35.0; }), 70);
+  // Fitted sources: guards the measured 12.3% / 44.6%, 70 beyond 35% (issue 9's bar, 12% / 35%, is
+  // not met: docs/PHYSICS.md). The median was 11.7% before a finite run's first wave entered its mean
+  // TTFT (2026-12-04): one row, SGLang's cookbook Llama 70B on A100 at concurrency 100, measures less
+  // than that wave's physical floor and drags Ampere's held-out fold.
+  EXPECT_LE(quantile(errs, 0.5), 12.5);
+  EXPECT_LE(quantile(errs, 0.9), 45.0);
+  EXPECT_LE(std::count_if(errs.begin(), errs.end(), [](double e) { return e > 35.0; }), 72);
   EXPECT_LE(std::count_if(errs.begin(), errs.end(), [](double e) { return e > 300.0; }), 4);
   int validated = 0;
   for (const auto& [regime, e] : by_regime) {
