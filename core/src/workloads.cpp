@@ -261,6 +261,10 @@ LoadResult burst(const Evaluation& ev, double requests) {
   const double span = std::max(makespan, requests * frontend_s);
   r.output_tps = span > 0 ? requests * w.output_tokens / span : 0;
   r.input_tps = span > 0 ? requests * w.input_tokens / span : 0;
+  // The mean first token of the burst, not its last (the wave's FIFO passes; see finite_run).
+  const double mean_ttft = wave_mean_ttft_s(ev, requests);
+  r.latency_s += mean_ttft - r.ttft_s;
+  r.ttft_s = mean_ttft;
   return r;
 }
 

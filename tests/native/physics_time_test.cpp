@@ -315,6 +315,13 @@ TEST(PhysicsTime, FiniteRunWeighsItsFirstWave) {
   EXPECT_GT(one_wave.ttft_s, 3.0 * steady.ttft_s) << "a whole wave waits behind the others' prompts";
   EXPECT_NEAR(ten_waves.ttft_s, 0.1 * one_wave.ttft_s + 0.9 * steady.ttft_s, 1e-9);
   EXPECT_NEAR(ten_waves.latency_s - ten_waves.ttft_s, steady.latency_s - steady.ttft_s, 1e-9);
+  // A burst of 32 that fits at once is that wave too: its mean TTFT, not its last prompt's.
+  json b = doc;
+  b["workload"]["kind"] = "burst";
+  b["workload"]["requests"] = 32;
+  const LoadResult burst = run_load(evaluate_scenario(scenario(b), kNoTtft));
+  EXPECT_NEAR(burst.ttft_s, one_wave.ttft_s, 1e-9);
+  EXPECT_LT(burst.ttft_s, 0.7 * (fixed + wave_prefill));
 }
 
 // The routed experts' grouped GEMMs run at the engine's MoE-kernel efficiency (moe_gemm): halving
