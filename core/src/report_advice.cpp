@@ -150,6 +150,9 @@ void add_method(Report& r, const Ctx& c) {
                            b.t(": for MLA models the engine profile describes releases after ", "：对 MLA 模型，引擎配置描述的是 ") + c.a.unprofiled_release_bound +
                            b.t(". Published runs of DeepSeek-R1 on releases up to it were 86% off (median) from this estimate, most slower than predicted (docs/MEASUREMENTS.md): treat these figures as optimistic.",
                                " 之后的版本。DeepSeek-R1 在该版本及更早版本上的公开实测与本估算相差 86%（中位数），多数比预测更慢（见 docs/MEASUREMENTS.md）：请将这些数字视为乐观估计。"));
+    if (c.a.tp_spans_nodes)
+      r.warnings.push_back(b.t("A tensor-parallel group spans nodes: each all-reduce is one NCCL call across the network. The only published runs of such a layout (DeepSeek-R1 as TP16 over two 8 x H100 nodes, SGLang) came out 32-34% slower per token and 33-42% slower to the first token than this estimate gives (docs/MEASUREMENTS.md): treat these figures as optimistic.",
+                               "张量并行组跨越节点：每次 all-reduce 都是一次跨网络的 NCCL 调用。此类布局仅有的公开实测（DeepSeek-R1 以 TP16 跨两台 8 x H100，SGLang）的每 token 耗时比本估算慢 32-34%，首 token 慢 33-42%（见 docs/MEASUREMENTS.md）：请将这些数字视为乐观估计。"));
     sec.bullet(std::string(b.t("Serving engine profile: ", "推理引擎配置：")) + s.deployment.engine.name +
                (s.deployment.engine_version.empty() ? "" : " " + s.deployment.engine_version) +
                (s.deployment.engine.profile != s.deployment.engine.id ? std::string(b.t(", ROCm build", "，ROCm 版本")) : std::string()) +

@@ -357,6 +357,37 @@ TEST(ReportPipeline, AnEarlyEngineReleaseOfAnMlaModelIsWarnedAbout) {
   EXPECT_FALSE(warned(llama));
 }
 
+// A tensor-parallel group spanning nodes (the layout of the validation-only 16 x H100 source) is
+// warned about, in both languages; TP inside a node, EP across nodes and data-parallel replicas of a
+// dense model are not.
+TEST(ReportPipeline, TensorParallelAcrossNodesIsWarnedAbout) {
+  const auto warned = [](const json& patch, Lang lang, const char* needle) {
+    const Report r = corrected_report(test::scenario(patch), lang);
+    for (const auto& w : r.warnings)
+      if (w.find(needle) != std::string::npos) return true;
+    return false;
+  };
+  const char* en = "A tensor-parallel group spans nodes";
+  json tp16 = {{"model", {{"preset", "deepseek-ai/DeepSeek-R1"}}},
+               {"hardware", {{"gpu", "h100-80g"}, {"nodes", 2}, {"gpus_per_node", 8}}},
+               {"deployment", {{"colocated", {{"gpus", 16}, {"attention_tp", 16}, {"ep", 1}, {"redundant_experts", 0}}}}},
+               {"reference", {{"preset", "none"}}}};
+  EXPECT_TRUE(warned(tp16, Lang::En, en));
+  EXPECT_TRUE(warned(tp16, Lang::Zh, "张量并行组跨越节点"));
+  json moe_tp = tp16;  // DP attention, experts tensor-parallel over both nodes
+  moe_tp["deployment"]["colocated"]["attention_tp"] = 1;
+  EXPECT_TRUE(warned(moe_tp, Lang::En, en));
+  json ep16 = moe_tp;
+  ep16["deployment"]["colocated"]["ep"] = 16;
+  EXPECT_FALSE(warned(ep16, Lang::En, en));
+  EXPECT_FALSE(warned(json::object(), Lang::En, en));  // the default: EP32 over 4 nodes
+  json llama = {{"model", {{"preset", "meta-llama/Llama-3.1-70B-Instruct"}}},
+                {"hardware", {{"gpu", "h100-80g"}, {"nodes", 4}, {"gpus_per_node", 8}}},
+                {"deployment", {{"colocated", {{"gpus", 32}, {"attention_tp", 8}, {"ep", 1}}}}},
+                {"reference", {{"preset", "none"}}}};
+  EXPECT_FALSE(warned(llama, Lang::En, en));
+}
+
 }  // namespace
 }  // namespace slo
 

@@ -79,6 +79,9 @@ struct Analysis {
   // The engine release the scenario states is one the profile does not describe for its MLA model
   // (at or before Engine::mla_profile_after, which it holds; "" otherwise).
   std::string unprofiled_release_bound;
+  // A pool's tensor-parallel group (attention or experts) spans nodes: a layout the published set
+  // measures only in a validation-only source (docs/MEASUREMENTS.md, the layout rule).
+  bool tp_spans_nodes = false;
   std::optional<AtConcurrency> at_concurrency;
   std::vector<TtftCurvePoint> ttft_curve;
   Candidate smallest;
