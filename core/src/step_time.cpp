@@ -472,7 +472,6 @@ StepParts prefill_pass(const Pool& pool, double tokens, double seqs, double attn
 
 A2ATime ep_low_latency_time(const Pool& pool, double tokens_per_gpu) {
   Ctx c(pool);
-  StepParts s;
   const double H = static_cast<double>(c.m.hidden);
   const double k = c.m.experts_per_tok;
   const int stage = pool.stage_gpus();

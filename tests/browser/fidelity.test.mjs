@@ -33,6 +33,14 @@ run('a closed-loop benchmark on another engine: the report says which profile an
   assert.ok(text.includes('Serving engine profile: vLLM'), 'the report names the engine profile');
   assert.ok(await page.locator('[data-row-id="load_tpot"] .band').count() === 1, 'the benchmark TPOT carries a band');
   for (const w of ['NaN', 'Infinity', 'undefined']) assert.ok(!text.includes(w), 'report shows ' + w);
+  // A finite run of N = C requests is one wave of prompts sent together: its mean TTFT is longer
+  // than the endless loop's steady state.
+  const ttft = async () => parseFloat((await page.locator('[data-row-id="load_ttft"]').textContent()).match(/([\d,.]+) ms/)[1].replace(/,/g, ''));
+  const endless = await ttft();
+  await H.nextEval(page, () => page.fill('#f-workload-requests', '16'));
+  assert.equal((await page.evaluate(() => window.SloEstimator.scenario())).workload.requests, 16);
+  const oneWave = await ttft();
+  assert.ok(oneWave > endless, `one wave ${oneWave} ms vs endless ${endless} ms`);
   await H.assertClean(page, assert);
   await page.close();
 });

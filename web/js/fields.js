@@ -121,7 +121,10 @@ function workloadFields(prefix) {
       label: L('Load kind', '负载类型') },
     { path: p + 'concurrency', type: 'int', nullable: true, nullText: '-', when: (d) => get(d, p + 'kind') === 'closed_loop', label: L('Clients (concurrency)', '并发客户端数'), unit: U.reqs },
     { path: p + 'batch', type: 'int', nullable: true, nullText: '-', when: (d) => get(d, p + 'kind') === 'static_batch', label: L('Batch size', '批大小'), unit: U.reqs },
-    { path: p + 'requests', type: 'int', nullable: true, nullText: '-', when: (d) => get(d, p + 'kind') === 'burst', label: L('Requests in the burst', '突发请求数'), unit: U.reqs },
+    // A closed loop's N (--num-prompts) makes it a finite run: its mean TTFT counts the first wave of
+    // C prompts sent together and its throughput the tail; '-' is an endless loop (docs/PHYSICS.md).
+    { path: p + 'requests', type: 'int', nullable: true, nullText: '-', when: (d) => ['burst', 'closed_loop'].includes(get(d, p + 'kind')),
+      label: L('Requests in the run (--num-prompts)', '本轮请求数（--num-prompts）'), unit: U.reqs },
   ];
 }
 
