@@ -190,7 +190,7 @@ Analysis analyse(const Scenario& s_in) {
     a.tp_spans_nodes = a.tp_spans_nodes || std::max(pe.pool.cfg.attention_tp, s.model.is_moe() ? pe.pool.cfg.moe_tp() : 1) > pe.pool.gpus_per_node;
   if (s.slo.concurrent_sessions > 0 && fits) {
     AtConcurrency c;
-    c.loop = closed_loop(ev, s.slo.concurrent_sessions);
+    c.loop = steady_closed_loop(ev, s.slo.concurrent_sessions);
     c.held_sessions = dec.plan.sessions(ev.running_context);
     c.prefill_rps = s.workload.input_tokens > 0 ? ev.prefill_tokens_s / s.workload.input_tokens : 0;
     a.at_concurrency = c;

@@ -149,15 +149,16 @@ bool begin(LoadResult& r, const Evaluation& ev, double clients) {
 
 }  // namespace
 
-LoadResult closed_loop_admitted(const Evaluation& ev, double concurrency);
+LoadResult closed_loop_admitted(const Evaluation& ev, double concurrency, bool finite);
 
+namespace {
 // More clients than the engine admits (KV cache, request limit): the excess waits in the engine's
 // queue. The admitted ones run a closed loop; a waiting request's TTFT grows by the queue's
 // Little's-law wait, (C - admitted) / rate. Source: Little's law on the waiting queue.
-LoadResult closed_loop(const Evaluation& ev, double concurrency) {
+LoadResult closed_loop_at(const Evaluation& ev, double concurrency, bool finite) {
   const double admit = admit_limit(ev);
-  if (admit < 1 || concurrency <= admit) return closed_loop_admitted(ev, concurrency);
-  LoadResult r = closed_loop_admitted(ev, admit);
+  if (admit < 1 || concurrency <= admit) return closed_loop_admitted(ev, concurrency, finite);
+  LoadResult r = closed_loop_admitted(ev, admit, finite);
   if (r.lambda > 0) {
     const double wait = (concurrency - admit) / r.lambda;
     r.ttft_s += wait;
@@ -166,8 +167,12 @@ LoadResult closed_loop(const Evaluation& ev, double concurrency) {
   r.clients = concurrency;
   return r;
 }
+}  // namespace
 
-LoadResult closed_loop_admitted(const Evaluation& ev, double concurrency) {
+LoadResult closed_loop(const Evaluation& ev, double concurrency) { return closed_loop_at(ev, concurrency, true); }
+LoadResult steady_closed_loop(const Evaluation& ev, double concurrency) { return closed_loop_at(ev, concurrency, false); }
+
+LoadResult closed_loop_admitted(const Evaluation& ev, double concurrency, bool finite) {
   LoadResult r;
   if (!begin(r, ev, concurrency)) return r;
   const PoolEval& pe = ev.decode_pool();
@@ -221,7 +226,7 @@ LoadResult closed_loop_admitted(const Evaluation& ev, double concurrency) {
   r.output_tps = lo * w.output_tokens;
   r.input_tps = lo * w.input_tokens;
   r.in_flight = concurrency;
-  if (w.requests > 0) finite_run(r, ev, concurrency);
+  if (finite && w.requests > 0) finite_run(r, ev, concurrency);
   return r;
 }
 

@@ -315,6 +315,10 @@ TEST(PhysicsTime, FiniteRunWeighsItsFirstWave) {
   EXPECT_GT(one_wave.ttft_s, 3.0 * steady.ttft_s) << "a whole wave waits behind the others' prompts";
   EXPECT_NEAR(ten_waves.ttft_s, 0.1 * one_wave.ttft_s + 0.9 * steady.ttft_s, 1e-9);
   EXPECT_NEAR(ten_waves.latency_s - ten_waves.ttft_s, steady.latency_s - steady.ttft_s, 1e-9);
+  // The sessions target is held without end: its closed loop ignores the workload's run length.
+  json finite = doc;
+  finite["workload"]["requests"] = 32;
+  EXPECT_DOUBLE_EQ(steady_closed_loop(evaluate_scenario(scenario(finite), kNoTtft), 32).ttft_s, steady.ttft_s);
   // A burst of 32 that fits at once is that wave too: its mean TTFT, not its last prompt's.
   json b = doc;
   b["workload"]["kind"] = "burst";

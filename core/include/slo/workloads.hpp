@@ -7,8 +7,11 @@
 
 namespace slo {
 
-// Closed loop: `concurrency` sessions always in flight, each finished request replaced at once.
+// Closed loop: `concurrency` sessions always in flight, each finished request replaced at once; a
+// finite run when the workload states `requests` (its first wave and tail count).
 LoadResult closed_loop(const Evaluation& ev, double concurrency);
+// The same loop without end (steady state), whatever the workload's `requests`: the sessions target.
+LoadResult steady_closed_loop(const Evaluation& ev, double concurrency);
 // One static batch of `batch` requests with the workload's (mean) lengths, prefilled together.
 LoadResult static_batch(const Evaluation& ev, double batch);
 // `requests` requests at once: the engine admits what its KV and request limits allow.
