@@ -240,6 +240,19 @@ namespace {
 // Memory plans, prefill capacity, the decode operating point at the TPOT limit, system capacity and
 // KV capacity: everything that does not depend on the workload's load. False when only the load
 // kind's figures were asked for (already computed).
+// What bounds the decode batch (or the load): an enum in the capacity search's hot loop, named once
+// at the end (issue 11: no string compares or copies per probe).
+enum class Bound : unsigned char { Kv, Cap, Tpot, Prefill };
+const char* bound_name(Bound b) {
+  switch (b) {
+    case Bound::Kv: return "kv";
+    case Bound::Cap: return "cap";
+    case Bound::Tpot: return "tpot";
+    case Bound::Prefill: break;
+  }
+  return "prefill";
+}
+
 bool evaluate_capacity(Evaluation& ev, const EvalOptions& o) {
   const Scenario& s = ev.s;
   ev.time_scale = o.time_scale;
@@ -302,22 +315,22 @@ bool evaluate_capacity(Evaluation& ev, const EvalOptions& o) {
   // Largest decode batch with TPOT <= limit (given the prefill share), bounded by KV and the cap.
   // `known_ok` / `known_bad`: batches already known to meet / miss the limit at this share (from
   // the bisection's neighbours: a larger share allows no larger batch), so the search starts there.
-  auto best_batch = [&](double share, std::string& limit, double known_ok, double known_bad) {
+  auto best_batch = [&](double share, Bound& limit, double known_ok, double known_bad) {
     const double kv = kv_limit(dec);
     const double cap = cap_b * dec.pool.cfg.pp;
     double hi = std::min(kv, cap);
-    limit = kv <= cap ? "kv" : "cap";
+    limit = kv <= cap ? Bound::Kv : Bound::Cap;
     if (hi < 1) {
-      limit = "kv";
+      limit = Bound::Kv;
       return 0.0;
     }
     if (tpot_limit <= 0) return hi;
     if (tpot_of(hi, share) <= tpot_limit) return hi;
     if (tpot_of(1, share) > tpot_limit) {
-      limit = "tpot";
+      limit = Bound::Tpot;
       return 0.0;
     }
-    limit = "tpot";
+    limit = Bound::Tpot;
     return largest_batch_within([&](double b) { return tpot_of(b, share); }, std::max(1.0, known_ok), std::min(hi, known_bad), tpot_limit);
   };
   // Prefill share of a colocated pool at `lambda` requests/s.
@@ -325,18 +338,18 @@ bool evaluate_capacity(Evaluation& ev, const EvalOptions& o) {
   // Output tokens/s the decode side delivers at its best batch when the load is `lambda`.
   // (decode_at's output_tps from the cached step time, identical arithmetic: the bisection below
   // only compares it; `b` is the batch, 0 when none.)
-  auto decode_capacity_tps = [&](double lambda, std::string& limit, double& b, double known_ok, double known_bad) {
+  auto decode_capacity_tps = [&](double lambda, Bound& limit, double& b, double known_ok, double known_bad) {
     b = 0;
     const double share = share_at(lambda);
     if (share >= 1) {
-      limit = "prefill";
+      limit = Bound::Prefill;
       return 0.0;
     }
     b = best_batch(share, limit, known_ok, known_bad);
     return b < 1 ? 0.0 : dec.plan.dp * b / tpot_of_step(dec_step_total(b), tokens_step, share);
   };
   // The same, with the decode point at that batch.
-  auto decode_capacity = [&](double lambda, DecodePoint& dp_out, std::string& limit) {
+  auto decode_capacity = [&](double lambda, DecodePoint& dp_out, Bound& limit) {
     double b = 0;
     const double tps = decode_capacity_tps(lambda, limit, b, 1, 1e300);
     if (b >= 1) dp_out = decode_at(dec, b, ev.running_context, share_at(lambda), scale);
@@ -345,7 +358,7 @@ bool evaluate_capacity(Evaluation& ev, const EvalOptions& o) {
 
   // Re-size reserves once for the operating batch (the first plan assumed the default batch).
   if (o.capacity) {
-    std::string limit;
+    Bound limit = Bound::Prefill;
     DecodePoint p;
     decode_capacity(0, p, limit);
     if (p.in_flight > 0) {
@@ -379,28 +392,28 @@ bool evaluate_capacity(Evaluation& ev, const EvalOptions& o) {
     // The pool that fits still reports its own figures (decode batch, TPOT), so the report can show
     // what it would deliver once the other pool is fixed.
     if (dec.plan.fits()) {
-      std::string limit;
+      Bound limit = Bound::Prefill;
       decode_capacity(0, ev.op_max, limit);
-      ev.op_max.limit = limit;
+      ev.op_max.limit = bound_name(limit);
     }
   } else if (ev.disaggregated()) {
-    std::string limit;
+    Bound limit = Bound::Prefill;
     const double out_tps = decode_capacity(0, ev.op_max, limit);
     const double lambda_dec = out_tps / w.output_tokens;
     ev.lambda_max = std::min({lambda_prefill, lambda_dec, lambda_kv});
-    ev.lambda_limit = ev.lambda_max == lambda_dec ? (limit == "kv" ? "decode-kv" : limit == "cap" ? "decode-cap" : "decode-tpot")
+    ev.lambda_limit = ev.lambda_max == lambda_dec ? (limit == Bound::Kv ? "decode-kv" : limit == Bound::Cap ? "decode-cap" : "decode-tpot")
                       : ev.lambda_max == lambda_prefill ? "prefill"
                                                         : "kv-transfer";
-    if (out_tps <= 0) ev.lambda_limit = limit == "tpot" ? "decode-tpot" : "decode-kv";
+    if (out_tps <= 0) ev.lambda_limit = limit == Bound::Tpot ? "decode-tpot" : "decode-kv";
   } else {
     // Colocated: bisection on lambda; feasible while the decode side keeps up with lambda x output.
     // The prefill share grows with lambda, so the best batch shrinks: the batches found at the
     // bracket's ends bound the one at its middle.
     double lo = 0, hi = lambda_prefill, b_at_lo = 1e300, b_at_hi = 1;
-    std::string limit = "prefill";
+    Bound limit = Bound::Prefill;
     for (int i = 0; i < 40; ++i) {
       const double mid = 0.5 * (lo + hi);
-      std::string l;
+      Bound l = Bound::Prefill;
       double b = 0;
       const double cap = decode_capacity_tps(mid, l, b, b_at_hi, b_at_lo + 1);
       if (cap >= mid * w.output_tokens) {
@@ -413,12 +426,12 @@ bool evaluate_capacity(Evaluation& ev, const EvalOptions& o) {
       }
     }
     ev.lambda_max = lo;
-    std::string l;
+    Bound l = Bound::Prefill;
     decode_capacity(lo, ev.op_max, l);
     ev.lambda_limit = lo >= lambda_prefill * (1 - 1e-9) ? "prefill"
-                      : limit == "kv"                  ? "decode-kv"
-                      : limit == "cap"                 ? "decode-cap"
-                      : limit == "prefill"             ? "prefill"
+                      : limit == Bound::Kv             ? "decode-kv"
+                      : limit == Bound::Cap            ? "decode-cap"
+                      : limit == Bound::Prefill        ? "prefill"
                                                        : "decode-tpot";
     if (lo <= 0) ev.lambda_limit = ev.tpot_feasible ? "decode-kv" : "decode-tpot";
   }
