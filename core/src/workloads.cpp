@@ -26,6 +26,13 @@ double group_prefill_s(const Evaluation& ev, double seqs, double len, double per
   return passes * (p.total + per_pass);
 }
 
+// Time the engine's frontend (one process tokenizing, detokenizing and streaming every request)
+// spends per request: it serves at most 1 / frontend_s requests per second.
+// Source: SGLang TokenizerManager / vLLM API server, single process.
+double frontend_s(const Evaluation& ev) {
+  return ev.s.deployment.engine.overheads.frontend_ms * 1e-3 * ev.s.gpu.eff.launch_scale;
+}
+
 double kv_transfer(const Evaluation& ev, double len) {
   return ev.disaggregated() ? len * ev.kv_transfer_per_token_s : 0.0;
 }
@@ -100,12 +107,13 @@ double wave_mean_ttft_s(const Evaluation& ev, double c) {
   const double len = ev.s.workload.input_tokens, chunk = ev.s.deployment.chunked_prefill_tokens;
   const double passes = std::max(1.0, std::ceil(m * len / chunk));
   const double pass_s = group_prefill_s(ev, m, len, 0) / passes;
-  const double admit_s = ev.s.deployment.engine.overheads.frontend_ms * 1e-3 * ev.s.gpu.eff.launch_scale * ev.prefill_pool().plan.dp;
-  const int n = static_cast<int>(std::min(m, 4096.0));
+  const double admit_s = frontend_s(ev) * ev.prefill_pool().plan.dp;
+  const int n = static_cast<int>(std::min(m, 4096.0));  // prompts sampled evenly beyond 4,096 per group
+  const double stride = m / n;
   double sum = 0;
   for (int j = 1; j <= n; ++j) {
-    const double done = std::min(passes, std::ceil(j * (m / n) * len / chunk - 1e-9)) * pass_s;
-    sum += std::max(done, j * (m / n) * admit_s + pass_s);
+    const double done = std::min(passes, std::ceil(j * stride * len / chunk - 1e-9)) * pass_s;
+    sum += std::max(done, j * stride * admit_s + pass_s);
   }
   return sum / n + request_fixed_s(ev) + kv_transfer(ev, len);
 }
@@ -213,10 +221,9 @@ LoadResult closed_loop_admitted(const Evaluation& ev, double concurrency, bool f
     const double mid = 0.5 * (lo + hi);
     (offered(mid) > mid ? lo : hi) = mid;
   }
-  // The frontend (one process tokenizing, detokenizing and streaming every request) serves at most
-  // 1 / frontend_ms requests per second. Source: SGLang TokenizerManager / vLLM API server, single process.
-  const double frontend_s = ev.s.deployment.engine.overheads.frontend_ms * 1e-3 * ev.s.gpu.eff.launch_scale;
-  const double cap = std::min(frontend_s > 0 ? 1.0 / frontend_s : 1e300, prefill_saturation(ev, hi));
+  // The frontend serves at most 1 / frontend_s requests per second.
+  const double front = frontend_s(ev);
+  const double cap = std::min(front > 0 ? 1.0 / front : 1e300, prefill_saturation(ev, hi));
   r.lambda = lo = std::min(lo, cap);
   r.tpot_s = tpot_at(lo);
   // At a capped rate the clients queue for it: Little's law closes the loop through TTFT.
@@ -261,9 +268,8 @@ LoadResult burst(const Evaluation& ev, double requests) {
   // shrinks as shorter ones finish (drain_s). Throughput = tokens / makespan.
   const Workload& w = ev.s.workload;
   const double makespan = r.ttft_s + drain_s(ev, requests);
-  // The frontend admits the burst one request after another (see closed_loop).
-  const double frontend_s = ev.s.deployment.engine.overheads.frontend_ms * 1e-3 * ev.s.gpu.eff.launch_scale;
-  const double span = std::max(makespan, requests * frontend_s);
+  // The frontend admits the burst one request after another (frontend_s).
+  const double span = std::max(makespan, requests * frontend_s(ev));
   r.output_tps = span > 0 ? requests * w.output_tokens / span : 0;
   r.input_tps = span > 0 ? requests * w.input_tokens / span : 0;
   // The mean first token of the burst, not its last (the wave's FIFO passes; see finite_run).
