@@ -9,6 +9,7 @@
 #include "slo/corrected_report.hpp"
 #include "slo/scenario.hpp"
 #include "slo/seed_method.hpp"
+#include "slo/strict_json.hpp"
 #include "size_region.hpp"
 
 SLO_SIZE_BEGIN
@@ -64,7 +65,7 @@ std::string guarded(F&& f) {
 
 std::string evaluate(const std::string& scenario_json, const std::string& options_json) {
   return guarded([&]() -> std::string {
-    json opts = options_json.empty() ? json::object() : json::parse(options_json, nullptr, false);
+    json opts = options_json.empty() ? json::object() : parse_json(options_json, false);
     if (opts.is_discarded() || !opts.is_object()) return dump(error_doc("(options)", "options: invalid value; allowed: a JSON object"));
     Lang lang = parse_lang(opts.value("lang", std::string("en")));
     std::string method = opts.value("method", std::string("corrected"));

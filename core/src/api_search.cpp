@@ -9,6 +9,7 @@
 #include "slo/report.hpp"
 #include "slo/scenario.hpp"
 #include "slo/search.hpp"
+#include "slo/strict_json.hpp"
 #include "size_region.hpp"
 
 SLO_SIZE_BEGIN
@@ -76,7 +77,7 @@ std::string search(const std::string& scenario_json, const std::string& options_
 
 std::string search(const std::string& scenario_json, const std::string& options_json, const std::function<bool(double)>& progress) {
   try {
-    json opts = options_json.empty() ? json::object() : json::parse(options_json, nullptr, false);
+    json opts = options_json.empty() ? json::object() : parse_json(options_json, false);
     SearchOptions so;
     std::string err;
     if (opts.is_discarded() || !read_options(opts, so, err)) return dump(error_doc("(options)", err.empty() ? "options: invalid JSON" : err));
@@ -109,7 +110,7 @@ std::string search(const std::string& scenario_json, const std::string& options_
 
 std::string launch(const std::string& scenario_json, const std::string& options_json) {
   try {
-    json opts = options_json.empty() ? json::object() : json::parse(options_json, nullptr, false);
+    json opts = options_json.empty() ? json::object() : parse_json(options_json, false);
     if (opts.is_discarded() || !opts.is_object()) return dump(error_doc("(options)", "options: invalid value; allowed: a JSON object"));
     const std::string engine = opts.value("engine", std::string("sglang"));
     if (engine != "sglang" && engine != "vllm" && engine != "trtllm")

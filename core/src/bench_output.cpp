@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdlib>
 
+#include "slo/strict_json.hpp"
 #include "size_region.hpp"
 
 SLO_SIZE_BEGIN
@@ -196,12 +197,12 @@ BenchParse parse_bench_output(const std::string& text, Lang lang) {
   for (const char* bad : {": -Infinity", ": Infinity", ": NaN"}) {
     for (std::size_t at = clean.find(bad); at != std::string::npos; at = clean.find(bad, at + 2)) clean.replace(at, std::string(bad).size(), ": null");
   }
-  json j = json::parse(clean, nullptr, false);
+  json j = parse_json(clean, false);
   if (j.is_discarded()) {
     std::string last;
     for (const std::string& line : lines_of(clean))
       if (line.find_first_not_of(" \t\r") != std::string::npos && line[line.find_first_not_of(" \t\r")] == '{') last = line;
-    j = last.empty() ? json() : json::parse(last, nullptr, false);
+    j = last.empty() ? json() : parse_json(last, false);
   }
   const bool parsed = (!j.is_discarded() && from_json(j, b)) || from_text(text, b);
   const bool latency = b.ttft_mean_ms > 0 || b.ttft_median_ms > 0 || b.tpot_mean_ms > 0 || b.itl_mean_ms > 0 ||

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "slo/report.hpp"
+#include "slo/strict_json.hpp"
 #include "size_region.hpp"
 
 SLO_SIZE_BEGIN
@@ -187,7 +188,7 @@ std::string report_json_text(const Report& r) {
   return out;
 }
 
-json to_json(const Report& r) { return json::parse(report_json_text(r)); }
+json to_json(const Report& r) { return parse_json(report_json_text(r)); }
 
 }  // namespace slo
 

@@ -96,7 +96,7 @@ StrictJsonResult parse_strict_json(const std::string& text) {
     return r;
   }
   StrictSax sax(r.doc);
-  const bool parsed = json::sax_parse(text, &sax, json::input_format_t::json, true);
+  const bool parsed = json::sax_parse(text.data(), text.data() + text.size(), &sax, json::input_format_t::json, true);
   if (!sax.duplicate().empty()) {
     r.path = sax.duplicate();
     r.key = sax.duplicate_key();
