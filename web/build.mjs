@@ -3,7 +3,7 @@
 //   <dir>/index.html + css/, js/app.js, js/engine-worker.js, slo_core.js (served from any static host)
 //   <dir>/slo-estimator.html: one self-contained file (CSS, the page and the wasm module inlined)
 //   whose Content-Security-Policy allows exactly its inline blocks by sha256 hash.
-// The page's ES modules (js/main.js and what it imports, Chart.js from npm included) are bundled by
+// The page's ES modules (js/main.js and what it imports, uPlot from npm included) are bundled by
 // esbuild into one classic script, js/app.js: module scripts do not load from file://, and the
 // single file inlines it.
 import fs from 'node:fs';
@@ -42,7 +42,7 @@ if (!fs.existsSync(wasmJs)) {
   console.error('build.mjs: no such file: ' + wasmJs + ' (build the wasm module first, see docs/DESIGN.md)');
   process.exit(1);
 }
-if (!fs.existsSync(path.join(here, 'node_modules', 'chart.js'))) {
+if (!fs.existsSync(path.join(here, 'node_modules', 'uplot'))) {
   console.error('build.mjs: web/node_modules is missing: run `npm ci` in web/');
   process.exit(1);
 }
@@ -62,9 +62,14 @@ const html = read(path.join(here, 'index.html'));
 const scriptSrcs = [...html.matchAll(/<script src="([^"]+)" defer><\/script>/g)].map((m) => m[1]);
 const styleHrefs = [...html.matchAll(/<link rel="stylesheet" href="([^"]+)">/g)].map((m) => m[1]);
 
+// uPlot's own stylesheet (its legend, cursor and plot layers) goes first in the page's stylesheet,
+// so that css/app.css can adjust it.
+const uplotCss = read(path.join(here, 'node_modules', 'uplot', 'dist', 'uPlot.min.css'));
+
 function sourceOf(rel) {
   if (rel === 'slo_core.js') return stripMap(read(wasmJs));
   if (rel === 'js/app.js') return bundle;
+  if (rel === 'css/app.css') return '/* uPlot ' + JSON.parse(read(path.join(here, 'node_modules', 'uplot', 'package.json'))).version + ', MIT licence */\n' + uplotCss + '\n' + read(path.join(here, rel));
   return read(path.join(here, rel));
 }
 

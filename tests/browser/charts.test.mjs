@@ -1,4 +1,4 @@
-// Charts: every `chart` item is drawn with Chart.js (canvas not blank), markers as dashed lines,
+// Charts: every `chart` item is drawn with uPlot (canvas not blank), markers as dashed lines,
 // axis titles with units, language followed. The sample report covers every chart kind today; the
 // core's own charts are checked as soon as the core emits them.
 import assert from 'node:assert/strict';
@@ -23,11 +23,9 @@ async function checkCharts(page, items) {
     assert.ok(ink > 2000, it.id + ' is drawn (' + ink + ' px)');
     const info = await page.evaluate((id) => {
       const c = [...SLO.charts.live].find((x) => x.canvas.dataset.chartId === id);
-      if (!c) return null;
-      return { type: c.config.type, stacked: !!c.options.scales.y.stacked, x: c.options.scales.x.title.text, y: c.options.scales.y.title.text,
-        markers: c.options.plugins.sloMarkers.markers.length, datasets: c.data.datasets.length };
+      return c ? c.info() : null;
     }, it.id);
-    assert.ok(info, 'a Chart.js instance for ' + it.id);
+    assert.ok(info, 'a chart for ' + it.id);
     assert.equal(info.type, it.chart === 'line' ? 'line' : 'bar');
     assert.equal(info.stacked, it.chart === 'stacked-bar');
     // One dataset per series, plus a lower and an upper edge for each series' held-out band.
@@ -102,7 +100,7 @@ run('a chart without points shows a message instead of an empty canvas', async (
 run('an edit updates the report charts in place: same canvas, new data (issue 11)', async () => {
   const page = await H.openPage(env.browser.context, env.srv.url + '#lang=en');
   const ids = await page.evaluate(() => [...document.querySelectorAll('#report-panel canvas[data-chart-id]')].map((c) => { c.__kept = true; return c.dataset.chartId; }));
-  const data = () => page.evaluate(() => JSON.stringify([...SLO.charts.live].map((c) => c.data.datasets.map((d) => d.data))));
+  const data = () => page.evaluate(() => JSON.stringify([...SLO.charts.live].map((c) => c.info().series)));
   const before = await data();
   assert.ok(ids.length >= 2, 'the default report has charts: ' + ids.join(', '));
   await H.nextEval(page, () => page.fill('#f-hardware-nodes', '8'));
@@ -113,9 +111,10 @@ run('an edit updates the report charts in place: same canvas, new data (issue 11
       const canvas = document.querySelector('#report-panel canvas[data-chart-id="' + it.id + '"]');
       const c = [...SLO.charts.live].find((x) => x.canvas === canvas);
       const first = it.series[0] && it.series[0].points[0];
-      const ds = c && c.data.datasets[0] && c.data.datasets[0].data[0];
-      const y = ds && typeof ds === 'object' ? ds.y : ds;
-      return { id: it.id, kept: !!(canvas && canvas.__kept), chart: !!c, same: first ? Math.abs(y - first[1]) < 1e-9 : true };
+      // The drawn series 0 at the item's first point's x (a category's index for bars).
+      const drawn = c && c.info().series[0];
+      const at = drawn && first && drawn.find((p) => p[0] === first[0]);
+      return { id: it.id, kept: !!(canvas && canvas.__kept), chart: !!c, same: first ? !!at && Math.abs(at[1] - first[1]) < 1e-9 : true };
     });
   });
   for (const a of after) {

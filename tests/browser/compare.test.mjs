@@ -28,7 +28,7 @@ run('compare: pin A, edit B, both side by side; the link carries both', async ()
   // The line charts both reports carry, overlaid: A's series and B's in one chart.
   await page.waitForFunction(() => document.querySelectorAll('#compare-view .compare-chart canvas').length === 2);
   const labels = await page.evaluate(() => [...SLO.charts.live].filter((c) => c.canvas.closest('#compare-view'))
-    .map((c) => c.data.datasets.map((d) => d.label)));
+    .map((c) => c.info().labels));
   assert.deepEqual(labels.map((l) => l.filter((x) => /^[AB]: /.test(x)).length > 0), [true, true]);
   assert.ok(labels.flat().includes('A: decode pool') && labels.flat().includes('B: decode pool'), labels.flat().join(', '));
   await H.screenshot(page, 'compare-1440-en.png', { fullPage: false });

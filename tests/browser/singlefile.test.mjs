@@ -33,7 +33,7 @@ run('single file: CSP uses sha256 hashes, no unsafe-inline/unsafe-eval, everythi
   assert.match(csp, /worker-src blob:/);
   assert.ok(!/<script\b[^>]*\ssrc=/.test(html), 'no external script');
   assert.ok(!/<link[^>]+stylesheet/.test(html), 'no external stylesheet');
-  assert.ok(html.includes('window.Chart') || html.includes('Chart'), 'Chart.js inlined');
+  assert.ok(html.includes('u-legend'), 'uPlot (and its stylesheet) inlined');
 });
 
 run('single file opened from file:// renders the report, links round-trip', async () => {

@@ -1,230 +1,189 @@
-// Generic Chart.js rendering of the report's `chart` items (line, bar, stacked-bar) with axis titles
-// and units; `markers` are drawn as dashed reference lines by the small plugin below.
+// The report's `chart` items drawn with uPlot (npm; 22 KB gzip where Chart.js was 62 KB, issue 11):
+// axis titles with units, held-out error bands, markers as dashed reference lines, a legend that
+// shows the values under the pointer, and a data table under each chart. chart-model.js says what
+// an item draws, chart-draw.js draws what uPlot does not (bars, point shapes, markers).
+import uPlot from 'uplot';
 import { Dom } from './dom.js';
 import { I18n } from './i18n.js';
-import { Chart } from './chart-setup.js';
+import { ChartModel } from './chart-model.js';
+import { barsPath, drawPoints, drawMarkers, FONT } from './chart-draw.js';
 
 const { h } = Dom;
-// Okabe–Ito palette (colour-blind safe), dark enough on white and in print.
-const COLORS = ['#0072B2', '#D55E00', '#009E73', '#CC79A7', '#E69F00', '#56B4E9', '#000000', '#8C564B'];
-const DASHES = [[], [6, 3], [2, 2], [8, 3, 2, 3], [4, 4], [1, 3], [10, 4], [3, 6]];
-const POINTS = ['circle', 'rect', 'triangle', 'rectRot', 'crossRot', 'star', 'cross', 'line'];
-const MARKER_COLOR = '#B00020';
-const FONT = 'system-ui, -apple-system, "Segoe UI", "PingFang SC", "Hiragino Sans GB", "Microsoft YaHei", "Noto Sans CJK SC", "Noto Sans SC", "WenQuanYi Micro Hei", sans-serif';
-
+const { finite, axisTitle } = ChartModel;
+const AXIS_FONT = '12px ' + FONT;
 const live = new Set();
 
-// Marker label on a white box so that it stays readable over bars and lines; `placed` holds the
-// boxes already drawn on this chart so that labels do not overlap.
-function labelAt(ctx, text, x, y, w, placed, area, step) {
-  const hgt = 14;
-  let box = { x: x - 2, y: y - 11, w: w + 4, h: hgt };
-  for (let i = 0; i < 8 && placed.some((p) => p.x < box.x + box.w && box.x < p.x + p.w && p.y < box.y + box.h && box.y < p.y + p.h); i++) {
-    box = Object.assign({}, box, { y: box.y + step });
-    if (box.y < area.top || box.y + hgt > area.bottom) box.y = Math.min(Math.max(area.top, box.y), area.bottom - hgt);
-  }
-  placed.push(box);
-  ctx.save();
-  ctx.setLineDash([]);
-  ctx.fillStyle = 'rgba(255,255,255,0.92)';
-  ctx.fillRect(box.x, box.y, box.w, box.h);
-  ctx.restore();
-  ctx.fillText(text, box.x + 2, box.y + 11);
+let measureCtx = null;
+function textWidth(s) {
+  if (!measureCtx) { measureCtx = document.createElement('canvas').getContext('2d'); measureCtx.font = AXIS_FONT; }
+  return measureCtx.measureText(s).width;
 }
 
-const markerPlugin = {
-  id: 'sloMarkers',
-  afterDatasetsDraw(chart, args, opts) {
-    const markers = (opts && opts.markers) || [];
-    if (!markers.length) return;
-    const { ctx, chartArea } = chart;
-    const { left, right, top, bottom } = chartArea;
-    const placed = [];
-    const labels = [];
-    ctx.save();
-    ctx.lineWidth = 1.5;
-    ctx.setLineDash([6, 4]);
-    ctx.strokeStyle = MARKER_COLOR;
-    ctx.fillStyle = MARKER_COLOR;
-    ctx.font = '12px ' + FONT;
-    for (const m of markers) {
-      if (!m || typeof m.value !== 'number' || !Number.isFinite(m.value)) continue;
-      const label = typeof m.label === 'string' ? m.label : '';
-      if (m.axis === 'x') {
-        const sc = chart.scales.x;
-        if (!sc) continue;
-        const x = sc.getPixelForValue(m.value);
-        if (!Number.isFinite(x) || x < left - 1 || x > right + 1) continue;
-        ctx.beginPath();
-        ctx.moveTo(x, top);
-        ctx.lineTo(x, bottom);
-        ctx.stroke();
-        if (label) {
-          const w = ctx.measureText(label).width;
-          labels.push([label, x + 4 + w > right ? x - 6 - w : x + 4, top + 14, w]);
-        }
-      } else {
-        const sc = chart.scales.y;
-        if (!sc) continue;
-        const y = sc.getPixelForValue(m.value);
-        if (!Number.isFinite(y) || y < top - 1 || y > bottom + 1) continue;
-        ctx.beginPath();
-        ctx.moveTo(left, y);
-        ctx.lineTo(right, y);
-        ctx.stroke();
-        if (label) {
-          const w = ctx.measureText(label).width;
-          labels.push([label, Math.max(left + 2, right - w - 4), y > top + 16 ? y - 5 : y + 14, w]);
-        }
-      }
-    }
-    // Labels after every line, so that no line crosses a label.
-    for (const [text, x, y, w] of labels) labelAt(ctx, text, x, y, w, placed, chartArea, 16);
-    ctx.restore();
-  },
-};
-
-function axisTitle(label, unit) {
-  const l = typeof label === 'string' ? label : '';
-  const u = typeof unit === 'string' ? unit : '';
-  if (l && u) return l + ' (' + u + ')';
-  return l || (u ? '(' + u + ')' : '');
+function numFmt(locale) {
+  const f = new Intl.NumberFormat(locale, { maximumFractionDigits: 3 });
+  return (v) => (finite(v) ? f.format(v) : '');
 }
 
-function finite(x) {
-  return typeof x === 'number' && Number.isFinite(x);
-}
-
-// Chart.js config from a report chart item; data only from the item.
-function config(item, lang) {
-  const kind = item.chart === 'bar' || item.chart === 'stacked-bar' ? item.chart : 'line';
-  const scatter = item.chart === 'scatter';  // points without connecting lines (the search's frontier)
-  const series = Array.isArray(item.series) ? item.series : [];
-  const cats = Array.isArray(item.categories) ? item.categories.map((c) => (typeof c === 'string' ? c : '')) : [];
-  const markers = (Array.isArray(item.markers) ? item.markers : []).filter((m) => m && finite(m.value));
-  const yUnit = typeof item.y_unit === 'string' ? item.y_unit : '';
-  const xUnit = typeof item.x_unit === 'string' ? item.x_unit : '';
-  const isBar = kind !== 'line';
-  const useCats = isBar || cats.length > 0;
-  let labels = cats.slice();
-  if (useCats && !labels.length) {
-    // Bars without category names: label positions by their x values.
-    const xs = [];
-    for (const s of series) for (const p of s.points || []) if (Array.isArray(p) && finite(p[0]) && !xs.includes(p[0])) xs.push(p[0]);
-    xs.sort((a, b) => a - b);
-    labels = xs.map((x) => String(x));
-  }
-  const datasets = series.map((s, i) => {
-    const pts = (Array.isArray(s.points) ? s.points : []).filter((p) => Array.isArray(p) && finite(p[0]) && finite(p[1]));
-    let data;
-    if (useCats) {
-      data = new Array(labels.length).fill(null);
-      pts.forEach((p, j) => {
-        let idx;
-        if (cats.length) idx = Number.isInteger(p[0]) && p[0] >= 0 && p[0] < labels.length ? p[0] : j;
-        else idx = labels.indexOf(String(p[0]));
-        if (idx >= 0 && idx < data.length) data[idx] = p[1];
-      });
-    } else {
-      data = pts.map((p) => ({ x: p[0], y: p[1] }));
-    }
-    const c = COLORS[i % COLORS.length];
-    return {
-      label: typeof s.name === 'string' ? s.name : '',
-      data,
-      borderColor: c,
-      backgroundColor: isBar ? c + 'CC' : c,
-      borderWidth: isBar ? 1 : 2,
-      maxBarThickness: 160,
-      borderDash: isBar ? [] : DASHES[i % DASHES.length],
-      pointStyle: POINTS[i % POINTS.length],
-      pointRadius: isBar ? 0 : scatter ? 5 : 3,
-      showLine: !scatter,
-      pointHoverRadius: 5,
-      tension: 0,
-      spanGaps: true,
-    };
-  });
-  // Held-out error band of a predicted line (core: series.band): a shaded range around it.
-  if (!isBar) {
-    series.forEach((s, i) => {
-      const b = s && typeof s.band === 'object' && s.band ? s.band : null;
-      if (!b || !finite(b.lo_pct) || !finite(b.hi_pct) || !datasets[i]) return;
-      const c = COLORS[i % COLORS.length];
-      const scale = (f) => datasets[i].data.map((p) => ({ x: p.x, y: p.y * (1 + f / 100) }));
-      const base = { borderWidth: 0, pointRadius: 0, pointHoverRadius: 0, tension: 0, borderColor: c, band: true };
-      datasets.push(Object.assign({ label: '', data: scale(b.lo_pct), fill: false }, base));
-      datasets.push(Object.assign({ label: typeof b.text === 'string' ? b.text : '', data: scale(b.hi_pct), fill: '-1', backgroundColor: c + '26' }, base));
-    });
-  }
-  const stacked = kind === 'stacked-bar';
-  const yMarks = markers.filter((m) => m.axis !== 'x').map((m) => m.value);
-  const xMarks = markers.filter((m) => m.axis === 'x').map((m) => m.value);
-  const scaleX = {
-    type: useCats ? 'category' : 'linear',
-    stacked,
-    title: { display: true, text: axisTitle(item.x_label, xUnit), color: '#222', font: { size: 12 } },
-    ticks: { color: '#333', maxRotation: 45, autoSkip: true },
-    grid: { color: '#e3e3e3' },
+// y from zero to above the data (stacked: the tallest stack) and the y markers.
+function yRange(plot) {
+  return (u, dmin, dmax) => {
+    const m = plot.m;
+    let hi = finite(dmax) ? dmax : 0;
+    if (m.stacked) hi = Math.max(0, ...m.xs.map((_, i) => m.series.reduce((a, s) => a + (s.ys[i] || 0), 0)));
+    for (const k of m.markers) if (k.axis !== 'x') hi = Math.max(hi, k.value * 1.05);
+    const lo = finite(dmin) && dmin < 0 ? dmin : 0;
+    if (!(hi > lo)) hi = lo + 1;
+    const r = uPlot.rangeNum(lo, hi, 0.05, true);
+    return [lo, r[1]];
   };
-  if (!useCats && xMarks.length) {
-    scaleX.suggestedMin = Math.min(...xMarks);
-    scaleX.suggestedMax = Math.max(...xMarks);
-  }
-  const scaleY = {
-    type: 'linear',
-    stacked,
-    beginAtZero: true,
-    title: { display: true, text: axisTitle(item.y_label, yUnit), color: '#222', font: { size: 12 } },
-    ticks: { color: '#333' },
-    grid: { color: '#e3e3e3' },
+}
+
+// x over the data and the x markers; categories sit at 0 .. n-1.
+function xRange(plot) {
+  return (u, dmin, dmax) => {
+    const m = plot.m;
+    if (m.labels) return [-0.5, m.labels.length - 0.5];
+    const xm = m.markers.filter((k) => k.axis === 'x').map((k) => k.value);
+    let lo = Math.min(finite(dmin) ? dmin : Infinity, ...xm), hi = Math.max(finite(dmax) ? dmax : -Infinity, ...xm);
+    if (!finite(lo) || !finite(hi)) return [0, 1];
+    if (lo === hi) { lo -= Math.abs(lo) * 0.1 || 1; hi += Math.abs(hi) * 0.1 || 1; }
+    const r = uPlot.rangeNum(lo, hi, 0.05, true);
+    return [lo >= 0 && r[0] < 0 ? 0 : r[0], r[1]];
   };
-  if (yMarks.length) scaleY.suggestedMax = Math.max(...yMarks) * 1.05;
-  const locale = lang === 'zh' ? 'zh-CN' : 'en-US';
+}
+
+function axes(plot) {
+  const m = plot.m;
+  const fmt = numFmt(m.locale);
+  const base = { stroke: '#333', font: AXIS_FONT, labelFont: AXIS_FONT, labelSize: 22, gap: 4,
+    grid: { stroke: '#e3e3e3', width: 1 }, ticks: { stroke: '#e3e3e3', width: 1, size: 4 } };
+  const x = Object.assign({}, base, { label: m.x, size: 26 });
+  if (m.labels) {
+    const names = m.labels;
+    Object.assign(x, { splits: () => names.map((_, i) => i), values: (u, sp) => sp.map((v) => names[v] || ''), grid: { show: false } });
+  } else x.values = (u, sp) => sp.map(fmt);
+  const y = Object.assign({}, base, { label: m.y, values: (u, sp) => sp.map(fmt),
+    size: (u, vals) => Math.ceil(Math.max(20, ...(vals || []).map((v) => textWidth(String(v))))) + 12 });
+  return [x, y];
+}
+
+function uSeries(plot) {
+  const m = plot.m;
+  const fmt = numFmt(m.locale);
+  const unit = m.yUnit ? ' ' + m.yUnit : '';
+  const bars = m.kind === 'bar' ? barsPath(m.series.length, m.stacked) : null;
+  // Legend values under the pointer, with their own ': ' (no colon when the pointer is away).
+  const shown = (s) => (s === '' ? '' : ': ' + s);
+  const xs = { label: m.x, value: (u, v) => shown(m.labels ? (m.labels[v] !== undefined ? m.labels[v] : '') : fmt(v)) };
+  return [xs].concat(m.series.map((s, i) => {
+    if (s.band) return { label: s.label, stroke: 'rgba(0,0,0,0)', width: 1, points: { show: false }, value: () => '', spanGaps: true };
+    const o = { label: s.label, stroke: s.color, width: 2, dash: s.dash.length ? s.dash : undefined, points: { show: false }, spanGaps: true,
+      value: (u, v) => shown(finite(v) ? fmt(v) + unit : '') };
+    if (bars) Object.assign(o, { paths: bars, fill: s.color + 'CC', width: 1 });
+    else if (m.scatter) o.paths = () => null;
+    return o;
+  }));
+}
+
+function options(plot, width, height) {
+  const m = plot.m;
+  const style = (i) => m.series[i - 1] || {};
   return {
-    type: isBar ? 'bar' : 'line',
-    data: useCats ? { labels, datasets } : { datasets },
-    plugins: [markerPlugin],
-    options: {
-      locale,
-      animation: false,
-      responsive: true,
-      maintainAspectRatio: false,
-      devicePixelRatio: Math.max(2, window.devicePixelRatio || 1),
-      interaction: { mode: useCats ? 'index' : 'nearest', intersect: false },
-      parsing: useCats ? undefined : false,
-      scales: { x: scaleX, y: scaleY },
-      plugins: {
-        legend: { display: datasets.length > 1 || stacked, position: 'bottom',
-          labels: { color: '#222', usePointStyle: !isBar, boxWidth: isBar ? 14 : 8, boxHeight: isBar ? 12 : 8, filter: (it) => !!it.text } },
-        title: { display: false },
-        tooltip: {
-          callbacks: {
-            label(ctx) {
-              const v = ctx.parsed && finite(ctx.parsed.y) ? ctx.parsed.y : null;
-              if (v === null) return '';
-              const num = v.toLocaleString(locale, { maximumFractionDigits: 3 });
-              return (ctx.dataset.label ? ctx.dataset.label + ': ' : '') + num + (yUnit ? ' ' + yUnit : '');
-            },
-          },
-        },
-        sloMarkers: { markers },
-      },
-    },
+    width, height, axes: axes(plot), series: uSeries(plot),
+    scales: { x: { time: false, range: xRange(plot) }, y: { range: yRange(plot) } },
+    bands: m.bands.map(([hi, lo, c]) => ({ series: [hi, lo], fill: c + '26' })),
+    cursor: { drag: { x: false, y: false, setScale: false }, points: { size: 7 } },
+    legend: { live: true, markers: { width: 2,
+      stroke: (u, i) => (style(i).band ? style(i).color + '26' : style(i).color || '#333'),
+      fill: (u, i) => (style(i).band ? style(i).color + '26' : m.kind === 'bar' ? (style(i).color || '#333') + 'CC' : 'transparent'),
+      dash: (u, i) => ((style(i).dash || []).length ? 'dashed' : 'solid') } },
+    hooks: { draw: [(u) => { if (m.kind !== 'bar') drawPoints(u, plot.m.series, m.scatter); drawMarkers(u, plot.m.markers); }] },
   };
 }
 
-// Charts kept from the previous render of a panel, by chart id (keepIn): a re-render gives a
-// kept chart its new data and options (chart.update) instead of a new canvas and Chart, which was
-// most of the main-thread time of a re-render (issue 11).
+function data(m) {
+  return [m.xs].concat(m.series.map((s) => s.ys));
+}
+
+// One uPlot chart in a `.chart-box`, sized to the box (its legend below the plot); an item of the
+// same shape (series, axes, language) updates it in place, another rebuilds it.
+class Plot {
+  constructor(box, item, lang, opts) {
+    this.box = box;
+    this.opts = opts || {};
+    this.title = typeof item.title === 'string' ? item.title : '';
+    this.id = typeof item.id === 'string' ? item.id : '';
+    this.build(ChartModel.model(item, lang, this.opts));
+    this.width = box.clientWidth;
+    if (typeof ResizeObserver === 'function') {
+      this.ro = new ResizeObserver(() => { if (!printing && this.box.clientWidth !== this.width) this.fit(); });
+      this.ro.observe(box);
+    }
+  }
+  build(m) {
+    this.m = m;
+    this.u = new uPlot(options(this, Math.max(200, this.box.clientWidth), Math.max(120, this.box.clientHeight - 40)), data(m), this.box);
+    this.fit();
+    // Rows the legend does not need: a band's lower edge (the upper one names the band), an x axis without a title.
+    this.u.series.forEach((s, i) => {
+      if ((i === 0 && !m.x) || (m.series[i - 1] && m.series[i - 1].band === 'lo')) this.legendRow(i).style.display = 'none';
+    });
+    this.tag();
+  }
+  legendRow(i) { return this.u.root.querySelectorAll('.u-legend .u-series')[i]; }
+  tag() {
+    const c = this.u.ctx.canvas;
+    c.setAttribute('role', 'img');
+    c.setAttribute('aria-label', this.title);
+    c.dataset.chartId = this.id;
+  }
+  get canvas() { return this.u.ctx.canvas; }
+  // The plot fills the box's width and its height less the legend's (measured at that width: the
+  // legend wraps on a phone).
+  fit(width, height) {
+    const w = width || this.box.clientWidth, hgt = height || this.box.clientHeight;
+    this.width = this.box.clientWidth;
+    if (!(w > 0 && hgt > 0)) return;
+    const legend = this.u.root.querySelector('.u-legend');
+    if (legend) legend.style.width = w + 'px';
+    const lh = legend ? legend.offsetHeight : 0;
+    this.u.setSize({ width: w, height: Math.max(120, hgt - lh - 4) });
+  }
+  update(item, lang) {
+    this.title = typeof item.title === 'string' ? item.title : '';
+    const m = ChartModel.model(item, lang, this.opts);
+    if (ChartModel.shapeOf(m) !== ChartModel.shapeOf(this.m)) {
+      this.u.destroy();
+      this.build(m);
+      return;
+    }
+    this.m = m;
+    this.u.setData(data(m), true);
+    this.tag();
+  }
+  resize(w, hgt) { this.fit(w, hgt); }
+  destroy() {
+    if (this.ro) this.ro.disconnect();
+    this.u.destroy();
+  }
+  // What the chart shows, for tests and exports: kind, axes, marker count, series labels and points.
+  info() {
+    const m = this.m;
+    return { type: m.kind, stacked: m.stacked, x: m.x, y: m.y, markers: m.markers.length, datasets: m.series.length,
+      labels: m.series.map((s) => s.label),
+      series: this.u.data.slice(1).map((ys) => ys.map((y, j) => [m.labels ? j : this.u.data[0][j], y]).filter((p) => p[1] !== null)) };
+  }
+}
+
+// Charts kept from the previous render of a panel, by chart id (keepIn): a re-render gives a kept
+// chart its new data (Plot.update) instead of a new canvas and chart (issue 11).
 const kept = new Map();
 
 function keepIn(root) {
   for (const c of Array.from(live)) {
     if (!c.canvas || !root.contains(c.canvas)) continue;
-    const id = c.canvas.dataset.chartId;
-    const fig = c.canvas.closest('figure.chart');
-    if (id && fig && !kept.has(id)) kept.set(id, { fig, chart: c });
+    const fig = c.box.closest('figure.chart');
+    if (c.id && fig && !kept.has(c.id)) kept.set(c.id, { fig, chart: c });
     else { c.destroy(); live.delete(c); }
   }
 }
@@ -238,34 +197,35 @@ function releaseKept() {
   kept.clear();
 }
 
-// A kept chart of the same id and type takes the item: its figure, with a new caption and data table.
+// A kept chart of the same id takes the item: its figure, with a new caption and data table.
 function reuse(item, lang, id, title) {
   const k = kept.get(id);
   if (!k) return null;
-  const cfg = config(item, lang);
-  if (k.chart.config.type !== cfg.type) return null;
   kept.delete(id);
   const { fig, chart } = k;
   fig.querySelector('figcaption').textContent = title;
-  chart.canvas.setAttribute('aria-label', title);
   fig.setAttribute('data-kind', typeof item.chart === 'string' ? item.chart : 'line');
   const old = fig.querySelector('details.chart-data');
   const table = dataTable(item, lang);
   if (old) { table.open = old.open; old.replaceWith(table); } else fig.appendChild(table);
-  fig._sloInit = () => {
-    chart.data = cfg.data;
-    chart.options = cfg.options;
-    chart.update('none');
-  };
+  fig._sloInit = () => chart.update(item, lang);
   return fig;
 }
 
-// Returns a <figure> holding the canvas (fixed-height box: no layout jump) and a data table.
+// Draws `item` in the figure's box now (the figure in the document); the chart is not one of the
+// report's (not in `live`): the search's frontier. Returns it, or null when it cannot be drawn.
+function draw(fig, item, lang, opts) {
+  const box = fig && fig.querySelector('.chart-box');
+  if (!box || !box.isConnected || !(item.series || []).some((s) => Array.isArray(s.points) && s.points.length)) return null;
+  try { return new Plot(box, item, lang, opts); } catch (e) { return null; }
+}
+
+// Returns a <figure> holding the chart's box (fixed height: no layout jump) and a data table; the
+// chart is drawn by initIn once the figure is in the document (uPlot sizes to its box).
 function render(item, lang) {
   const t = (k) => I18n.t(lang, k);
   const title = typeof item.title === 'string' ? item.title : '';
-  const canvas = h('canvas', { role: 'img', 'aria-label': title, 'data-chart-id': typeof item.id === 'string' ? item.id : '' });
-  const box = h('div', { class: 'chart-box' }, canvas);
+  const box = h('div', { class: 'chart-box' });
   const fig = h('figure', { class: 'chart', 'data-kind': typeof item.chart === 'string' ? item.chart : 'line' },
     h('figcaption', { text: title }), box, dataTable(item, lang));
   const hasPoints = (item.series || []).some((s) => Array.isArray(s.points) && s.points.length);
@@ -273,14 +233,11 @@ function render(item, lang) {
     box.appendChild(h('p', { class: 'chart-empty', text: t('chart_no_data') }));
     return fig;
   }
-  if (typeof Chart !== 'function') return fig;
   const again = reuse(item, lang, typeof item.id === 'string' ? item.id : '', title);
   if (again) return again;
-  // Chart.js needs the canvas in the document to size it: create once attached.
   fig._sloInit = () => {
     try {
-      const c = new Chart(canvas, config(item, lang));
-      live.add(c);
+      live.add(new Plot(box, item, lang));
     } catch (e) {
       box.appendChild(h('p', { class: 'chart-empty', text: String(e && e.message ? e.message : e) }));
     }
@@ -296,7 +253,7 @@ function dataTable(item, lang) {
   if (!cats.length) xs.sort((a, b) => a - b);
   const head = h('tr', null, h('th', { scope: 'col', text: axisTitle(item.x_label, item.x_unit) || 'x' }),
     series.map((s) => h('th', { scope: 'col', text: (typeof s.name === 'string' ? s.name : '') + (item.y_unit ? ' (' + item.y_unit + ')' : '') })));
-  const rows = xs.map((x, xi) => {
+  const rows = xs.map((x) => {
     const label = cats.length && Number.isInteger(x) && x >= 0 && x < cats.length ? String(cats[x]) : String(x);
     return h('tr', null, h('th', { scope: 'row', text: label }), series.map((s) => {
       const p = (s.points || []).find((q) => Array.isArray(q) && q[0] === x);
@@ -356,7 +313,7 @@ function destroyIn(root) {
 }
 
 function resizeAll() {
-  for (const c of live) c.resize();
+  for (const c of live) c.fit();
 }
 
 // Print: redraw every chart at the printable width (A4/Letter minus margins at 96 dpi) so that
@@ -368,14 +325,10 @@ function printMode(on) {
   printing = on;
   for (const c of live) {
     if (on) c.resize(680, 280);
-    else c.resize();
+    else c.fit();
   }
 }
 
-if (typeof Chart === 'function') {
-  Chart.defaults.font.family = FONT;
-  Chart.defaults.color = '#222';
-}
 window.addEventListener('beforeprint', () => printMode(true));
 window.addEventListener('afterprint', () => printMode(false));
 if (window.matchMedia) {
@@ -384,4 +337,4 @@ if (window.matchMedia) {
   if (mq.addEventListener) mq.addEventListener('change', onChange);
 }
 
-export const Charts = { render, initIn, destroyIn, keepIn, releaseKept, resizeAll, printMode, config, live, settled, flush };
+export const Charts = { render, draw, initIn, destroyIn, keepIn, releaseKept, resizeAll, printMode, live, settled, flush };

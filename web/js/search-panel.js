@@ -5,7 +5,6 @@
 import { Dom } from './dom.js';
 import { Charts } from './charts.js';
 import { Engine } from './engine.js';
-import { Chart } from './chart-setup.js';
 
 const { h, clear, str } = Dom;
 
@@ -131,15 +130,8 @@ function render() {
     const item = chartItem(st.result);
     root.append(summary(st.result), chartFigure(item), table(st.result));
     if (st.launchFor) root.append(launchBox());
-    const fig = root.querySelector('#search-chart');
-    if (fig && fig.isConnected && typeof Chart === 'function') {
-      try {
-        const cfg = Charts.config(item, ctx.lang());
-        const here = cfg.data.datasets.find((d) => d.label === t('search_s_current'));
-        if (here) Object.assign(here, { pointStyle: 'star', pointRadius: 10, pointHoverRadius: 11, borderWidth: 2 });
-        chart = new Chart(fig.querySelector('canvas'), cfg);
-      } catch (e) { /* the data table below stays */ }
-    }
+    // The scenario itself as a large star (the data table below stays if the chart cannot be drawn).
+    chart = Charts.draw(root.querySelector('#search-chart'), item, ctx.lang(), { highlight: t('search_s_current') });
   }
 }
 
