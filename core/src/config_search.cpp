@@ -197,6 +197,11 @@ struct Search {
     ++res.evaluated;
     return evaluate_scenario(c, e);
   }
+  // A candidate's own scenario goes into its evaluation and comes back out of it: no copies.
+  Evaluation eval(Scenario&& c, const EvalOptions& e) {
+    ++res.evaluated;
+    return evaluate_scenario(std::move(c), e);
+  }
 
   struct Cand {
     Scenario c;
@@ -207,11 +212,11 @@ struct Search {
   bool bound(Scenario c, double prefill_rps_cap, std::vector<Cand>& out) {
     EvalOptions cheap = quick();
     cheap.capacity = false;
-    const Evaluation ev = eval(c, cheap);
+    Evaluation ev = eval(std::move(c), cheap);
     if (!fits(ev) || ev.prefill_tokens_s <= 0) return false;
     const DecodeBound db = decode_bound(ev, sp.o.time_scale);
     if (!db.feasible) return false;
-    const Workload& w = c.workload;
+    const Workload& w = ev.s.workload;
     double rps = std::min({prefill_rps_cap, ev.prefill_tokens_s / w.input_tokens, db.output_tps / w.output_tokens});
     if (!ev.disaggregated()) {
       // Colocated: at lambda the decode side keeps at most 1 - (prefill work share) of the GPU time.
@@ -222,7 +227,8 @@ struct Search {
       }
       rps = hi;
     }
-    out.push_back(Cand{std::move(c), db.x, rps * kind_tokens(c) / sp.gpus});
+    const double y = rps * kind_tokens(ev.s) / sp.gpus;
+    out.push_back(Cand{std::move(ev.s), db.x, y});
     return true;
   }
 
@@ -234,12 +240,13 @@ struct Search {
     std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return cands[a].y_bound > cands[b].y_bound; });
     for (std::size_t i = 0; i < order.size(); ++i) {
       if (i % 16 == 0 && !tick(f0 + (f1 - f0) * i / cands.size())) return;
-      const Cand& c = cands[order[i]];
+      Cand& c = cands[order[i]];
       if (dominated(c.x_bound, c.y_bound)) {
         ++res.pruned;
         continue;
       }
-      add(c.c, eval(c.c, quick()));
+      const Evaluation ev = eval(std::move(c.c), quick());
+      add(ev.s, ev);
     }
   }
 

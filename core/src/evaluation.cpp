@@ -221,9 +221,11 @@ bool evaluate_capacity(Evaluation& ev, const EvalOptions& o);
 void evaluate_at_load(Evaluation& ev, const EvalOptions& o);
 }  // namespace
 
-Evaluation evaluate_scenario(const Scenario& scenario, const EvalOptions& o) {
+Evaluation evaluate_scenario(const Scenario& scenario, const EvalOptions& o) { return evaluate_scenario(Scenario(scenario), o); }
+
+Evaluation evaluate_scenario(Scenario&& scenario, const EvalOptions& o) {
   Evaluation ev;
-  ev.s = scenario;
+  ev.s = std::move(scenario);
   if (evaluate_capacity(ev, o)) evaluate_at_load(ev, o);
   return ev;
 }

@@ -121,6 +121,8 @@ struct EvalOptions {
   bool capacity = true;  // false: memory plans, prefill and the workload's load kind only
 };
 Evaluation evaluate_scenario(const Scenario& s, const EvalOptions& o = {});
+// The same, taking the scenario over (no copy: the search's candidates, issue 11).
+Evaluation evaluate_scenario(Scenario&& s, const EvalOptions& o = {});
 // The same deployment at another arrival rate: `base`'s capacity kept (it does not depend on the
 // load), the load's figures (decode point, TTFT, load kind) recomputed. Equal to evaluating the
 // scenario with workload.arrival_qpm = arrival_qpm.
