@@ -93,6 +93,31 @@ function labelAt(ctx, text, x, y, w, placed, area, pr) {
   ctx.fillText(text, box.x + 2 * pr, box.y + 11 * pr);
 }
 
+// Of a label's candidate places (its text's left end and baseline), the first that covers the
+// fewest data points: a label's white box must not hide the data.
+function clearest(u, places, w, pr) {
+  const hits = ([x, y]) => {
+    let n = 0;
+    const inBox = (px, py) => px >= x - 6 * pr && px <= x + w + 6 * pr && py >= y - 16 * pr && py <= y + 8 * pr;
+    for (let s = 1; s < u.data.length; s++) {
+      if (!u.series[s].show) continue;
+      let prev = null;
+      u.data[s].forEach((v, j) => {
+        if (v === null || v === undefined) return;
+        const px = u.valToPos(u.data[0][j], 'x', true), py = u.valToPos(v, 'y', true);
+        if (inBox(px, py)) n++;
+        // and the line between points (sampled), which a label can hide as well
+        if (prev) for (const t of [0.25, 0.5, 0.75]) if (inBox(prev[0] + t * (px - prev[0]), prev[1] + t * (py - prev[1]))) n++;
+        prev = [px, py];
+      });
+    }
+    return n;
+  };
+  let best = places[0], fewest = hits(best);
+  for (const p of places.slice(1)) { const n = hits(p); if (n < fewest) { best = p; fewest = n; } }
+  return best;
+}
+
 // Dashed reference lines (axis 'x': vertical at a value of x; otherwise horizontal), labels last
 // so that no line crosses a label.
 export function drawMarkers(u, markers) {
@@ -116,12 +141,14 @@ export function drawMarkers(u, markers) {
       const x = u.valToPos(m.value, 'x', true);
       if (!Number.isFinite(x) || x < area.left - 1 || x > area.right + 1) continue;
       ctx.beginPath(); ctx.moveTo(x, area.top); ctx.lineTo(x, area.bottom); ctx.stroke();
-      if (label) labels.push([label, x + 4 * pr + w > area.right ? x - 6 * pr - w : x + 4 * pr, area.top + 14 * pr, w]);
+      const lx = x + 4 * pr + w > area.right ? x - 6 * pr - w : x + 4 * pr;
+      if (label) labels.push([label, ...clearest(u, [[lx, area.top + 14 * pr], [lx, area.bottom - 4 * pr]], w, pr), w]);
     } else {
       const y = u.valToPos(m.value, 'y', true);
       if (!Number.isFinite(y) || y < area.top - 1 || y > area.bottom + 1) continue;
       ctx.beginPath(); ctx.moveTo(area.left, y); ctx.lineTo(area.right, y); ctx.stroke();
-      if (label) labels.push([label, Math.max(area.left + 2 * pr, area.right - w - 4 * pr), y > area.top + 16 * pr ? y - 5 * pr : y + 14 * pr, w]);
+      const ly = y > area.top + 16 * pr ? y - 5 * pr : y + 14 * pr;
+      if (label) labels.push([label, ...clearest(u, [[Math.max(area.left + 2 * pr, area.right - w - 4 * pr), ly], [area.left + 4 * pr, ly]], w, pr), w]);
     }
   }
   const placed = [];
