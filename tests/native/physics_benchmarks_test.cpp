@@ -79,9 +79,11 @@ TEST(PhysicsBenchmarks, LeaveOneSourceOutAccuracyAndBands) {
     by_regime[r.regime].push_back(r.predicted / r.measured - 1.0);
     EXPECT_LE(std::fabs(r.error_pct()), 600.0) << r.id << " (" << r.regime << "): predicted " << r.predicted << " vs measured " << r.measured << " " << r.unit;
   }
-  EXPECT_GE(rows.size(), 625u);
+  EXPECT_GE(rows.size(), 660u);
   EXPECT_GE(errs.size(), 470u);
-  EXPECT_LE(quantile(all, 0.5), 17.5);
+  // Every figure, validation-only sources included: 666 figures, 18.0% / 92% (17.3% over 630 before
+  // GPUStack's gpt-oss A100 runs joined as validation only, docs/MEASUREMENTS.md distortion rule).
+  EXPECT_LE(quantile(all, 0.5), 18.5);
   EXPECT_LE(quantile(all, 0.9), 99.5);
   EXPECT_LE(quantile(validation_only, 0.5), 90.0);
   EXPECT_GE(gpus.size(), 8u);
