@@ -63,7 +63,7 @@ export function drawPoints(u, series, scatter) {
     const r = (s.big ? 10 : scatter ? 5 : 3) * pr;
     ctx.fillStyle = s.color;
     ctx.strokeStyle = s.big ? '#000' : s.color;
-    ctx.lineWidth = (s.big ? 1.5 : 1.5) * pr;
+    ctx.lineWidth = 1.5 * pr;
     ctx.setLineDash([]);
     u.data[i + 1].forEach((v, j) => {
       if (v === null || v === undefined) return;
