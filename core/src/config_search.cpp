@@ -203,16 +203,54 @@ struct Search {
     return evaluate_scenario(std::move(c), e);
   }
 
+  // What a candidate changes in the base scenario (plain values: no strings to copy).
+  struct Knobs {
+    DType kv = DType::BF16;
+    bool disaggregated = false;
+    PoolConfig colocated, prefill, decode;
+    int chunk = 0, draft = 0, cap = 0;
+  };
+  static Knobs knobs_of(const Scenario& c) {
+    const Deployment& d = c.deployment;
+    return Knobs{c.precision.kv_cache, d.disaggregated, d.colocated, d.prefill, d.decode, d.chunked_prefill_tokens, d.mtp.draft_tokens,
+                 d.max_decode_batch_per_gpu};
+  }
+  static void apply(Scenario& c, const Knobs& k) {
+    Deployment& d = c.deployment;
+    c.precision.kv_cache = k.kv;
+    d.disaggregated = k.disaggregated;
+    d.colocated = k.colocated;
+    d.prefill = k.prefill;
+    d.decode = k.decode;
+    d.chunked_prefill_tokens = k.chunk;
+    d.mtp.draft_tokens = k.draft;
+    d.max_decode_batch_per_gpu = k.cap;
+  }
+  // One scenario, a copy of the base made once, lent to each candidate's evaluation with its knobs
+  // set and taken back after (evaluation does not change its scenario): no Scenario copy, and so
+  // no allocation, per candidate (issue 11).
+  Scenario scratch;
+  Evaluation eval_knobs(const Knobs& k, const EvalOptions& e) {
+    apply(scratch, k);
+    return eval(std::move(scratch), e);
+  }
+
   struct Cand {
-    Scenario c;
+    Knobs k;
     double x_bound, y_bound;
   };
 
   // A candidate with its bounds, from a cheap evaluation; false when it cannot be feasible.
-  bool bound(Scenario c, double prefill_rps_cap, std::vector<Cand>& out) {
+  bool bound(const Knobs& k, double prefill_rps_cap, std::vector<Cand>& out) {
     EvalOptions cheap = quick();
     cheap.capacity = false;
-    Evaluation ev = eval(std::move(c), cheap);
+    Evaluation ev = eval_knobs(k, cheap);
+    const bool kept = bound_of(ev, prefill_rps_cap, k, out);
+    scratch = std::move(ev.s);
+    return kept;
+  }
+
+  bool bound_of(const Evaluation& ev, double prefill_rps_cap, const Knobs& k, std::vector<Cand>& out) {
     if (!fits(ev) || ev.prefill_tokens_s <= 0) return false;
     const DecodeBound db = decode_bound(ev, sp.o.time_scale);
     if (!db.feasible) return false;
@@ -227,45 +265,44 @@ struct Search {
       }
       rps = hi;
     }
-    const double y = rps * kind_tokens(ev.s) / sp.gpus;
-    out.push_back(Cand{std::move(ev.s), db.x, y});
+    out.push_back(Cand{k, db.x, rps * kind_tokens(ev.s) / sp.gpus});
     return true;
   }
 
   // Most promising first, so that bounds prune the rest (ties keep their order: deterministic).
-  // (An order of indices is sorted, not the candidates: each holds a whole Scenario.)
   void evaluate_all(std::vector<Cand>& cands, double f0, double f1) {
     std::vector<std::size_t> order(cands.size());
     for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
     std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return cands[a].y_bound > cands[b].y_bound; });
     for (std::size_t i = 0; i < order.size(); ++i) {
       if (i % 16 == 0 && !tick(f0 + (f1 - f0) * i / cands.size())) return;
-      Cand& c = cands[order[i]];
+      const Cand& c = cands[order[i]];
       if (dominated(c.x_bound, c.y_bound)) {
         ++res.pruned;
         continue;
       }
-      const Evaluation ev = eval(std::move(c.c), quick());
+      Evaluation ev = eval_knobs(c.k, quick());
       add(ev.s, ev);
+      scratch = std::move(ev.s);
     }
   }
 
   void colocated(const Scenario& base) {
     std::vector<Cand> cands;
     const std::vector<PoolConfig> shapes = pool_shapes(base.model, sp.gpus, base.gpus_per_node);
-    cands.reserve(sp.kvs.size() * sp.drafts.size() * shapes.size() * sp.o.decode_batches.size());  // no Scenario moved twice
+    cands.reserve(sp.kvs.size() * sp.drafts.size() * shapes.size() * sp.o.decode_batches.size());
+    Knobs k = knobs_of(base);
+    k.disaggregated = false;
     for (DType kv : sp.kvs)
       for (int d : sp.drafts)
         for (const PoolConfig& shape : shapes)
           for (int cap : sp.o.decode_batches) {
             ++res.considered;
-            Scenario c = base;
-            c.precision.kv_cache = kv;
-            c.deployment.disaggregated = false;
-            c.deployment.colocated = shape;
-            c.deployment.mtp.draft_tokens = d;
-            c.deployment.max_decode_batch_per_gpu = cap;
-            bound(std::move(c), 1e300, cands);
+            k.kv = kv;
+            k.colocated = shape;
+            k.draft = d;
+            k.cap = cap;
+            bound(k, 1e300, cands);
           }
     evaluate_all(cands, 0.5, 0.9);
   }
@@ -319,7 +356,7 @@ struct Search {
               res.considered += static_cast<int>(pre_shapes.size() * sp.o.chunks.size());
               c.deployment.decode = ds;
               c.deployment.max_decode_batch_per_gpu = cap;
-              bound(c, best / base.workload.input_tokens, cands);
+              bound(knobs_of(c), best / base.workload.input_tokens, cands);
             }
         }
         evaluate_all(cands, 0.5, 0.5);
@@ -336,6 +373,7 @@ struct Search {
 
   void run() {
     const Scenario base = base_scenario(sp);
+    scratch = base;
     const int gpn = base.gpus_per_node;
     // Disaggregated first: its evaluations are cheap, and its points prune the colocated ones.
     if (sp.o.disaggregated) {
@@ -373,7 +411,7 @@ SearchResult search_budget(const Scenario& s, const SearchOptions& o, int gpus, 
   Space sp{s, o, gpus, {s.precision.kv_cache}, {0}};
   if (o.kv_fp8 && (s.precision.kv_cache == DType::BF16 || s.precision.kv_cache == DType::FP16)) sp.kvs.push_back(DType::FP8);
   if (o.mtp && s.model.mtp_layers > 0) sp.drafts = {0, 1, 2, 3};
-  Search run{sp, {}, {}, progress};
+  Search run{sp, {}, {}, progress, {}};
   run.res.gpus = gpus;
   run.run();
   return run.res;
