@@ -64,12 +64,13 @@ const styleHrefs = [...html.matchAll(/<link rel="stylesheet" href="([^"]+)">/g)]
 
 // uPlot's own stylesheet (its legend, cursor and plot layers) goes first in the page's stylesheet,
 // so that css/app.css can adjust it.
-const uplotCss = read(path.join(here, 'node_modules', 'uplot', 'dist', 'uPlot.min.css'));
+const uplotCss = '/* uPlot ' + JSON.parse(read(path.join(here, 'node_modules', 'uplot', 'package.json'))).version + ', MIT licence */\n' +
+  read(path.join(here, 'node_modules', 'uplot', 'dist', 'uPlot.min.css')) + '\n';
 
 function sourceOf(rel) {
   if (rel === 'slo_core.js') return stripMap(read(wasmJs));
   if (rel === 'js/app.js') return bundle;
-  if (rel === 'css/app.css') return '/* uPlot ' + JSON.parse(read(path.join(here, 'node_modules', 'uplot', 'package.json'))).version + ', MIT licence */\n' + uplotCss + '\n' + read(path.join(here, rel));
+  if (rel === 'css/app.css') return uplotCss + read(path.join(here, rel));
   return read(path.join(here, rel));
 }
 

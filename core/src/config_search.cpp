@@ -227,12 +227,16 @@ struct Search {
     d.max_decode_batch_per_gpu = k.cap;
   }
   // One scenario, a copy of the base made once, lent to each candidate's evaluation with its knobs
-  // set and taken back after (evaluation does not change its scenario): no Scenario copy, and so
-  // no allocation, per candidate (issue 11).
+  // set and taken back after `use` has read the evaluation (evaluation does not change its
+  // scenario): no Scenario copy, and so no allocation, per candidate (issue 11).
   Scenario scratch;
-  Evaluation eval_knobs(const Knobs& k, const EvalOptions& e) {
+  template <class F>
+  auto with_knobs(const Knobs& k, const EvalOptions& e, F&& use) {
     apply(scratch, k);
-    return eval(std::move(scratch), e);
+    Evaluation ev = eval(std::move(scratch), e);
+    auto result = use(static_cast<const Evaluation&>(ev));
+    scratch = std::move(ev.s);
+    return result;
   }
 
   struct Cand {
@@ -244,10 +248,7 @@ struct Search {
   bool bound(const Knobs& k, double prefill_rps_cap, std::vector<Cand>& out) {
     EvalOptions cheap = quick();
     cheap.capacity = false;
-    Evaluation ev = eval_knobs(k, cheap);
-    const bool kept = bound_of(ev, prefill_rps_cap, k, out);
-    scratch = std::move(ev.s);
-    return kept;
+    return with_knobs(k, cheap, [&](const Evaluation& ev) { return bound_of(ev, prefill_rps_cap, k, out); });
   }
 
   bool bound_of(const Evaluation& ev, double prefill_rps_cap, const Knobs& k, std::vector<Cand>& out) {
@@ -281,9 +282,7 @@ struct Search {
         ++res.pruned;
         continue;
       }
-      Evaluation ev = eval_knobs(c.k, quick());
-      add(ev.s, ev);
-      scratch = std::move(ev.s);
+      with_knobs(c.k, quick(), [&](const Evaluation& ev) { return add(ev.s, ev), 0; });
     }
   }
 
@@ -318,45 +317,47 @@ struct Search {
       for (bool mtp_on : {false, true}) {
         if (mtp_on && sp.drafts.size() < 2) continue;
         // The prefill side with the largest capacity (prefill does not depend on the decode layout).
-        Scenario c = base;
-        c.precision.kv_cache = kv;
-        c.deployment.disaggregated = true;
-        c.deployment.decode = dec_shapes.front();
-        c.deployment.mtp.draft_tokens = mtp_on ? 1 : 0;
+        Knobs k = knobs_of(base);
+        k.kv = kv;
+        k.disaggregated = true;
+        k.decode = dec_shapes.front();
+        k.draft = mtp_on ? 1 : 0;
         double best = 0, best_pass = 0;
         bool found = false;
         PoolConfig best_shape;
         int best_chunk = 0;
         for (const PoolConfig& ps : pre_shapes)
           for (int chunk : sp.o.chunks) {
-            c.deployment.prefill = ps;
-            c.deployment.chunked_prefill_tokens = chunk;
-            const Evaluation ev = eval(c, cheap);
-            if (!ev.prefill_pool().plan.fits()) continue;
-            const double cap = ev.prefill_tokens_s;
-            if (!found || cap > best || (cap == best && ev.prefill_step.total < best_pass)) {
-              best = cap;
-              best_pass = ev.prefill_step.total;
-              best_shape = ps;
-              best_chunk = chunk;
-              found = true;
-            }
+            k.prefill = ps;
+            k.chunk = chunk;
+            with_knobs(k, cheap, [&](const Evaluation& ev) {
+              if (!ev.prefill_pool().plan.fits()) return 0;
+              const double cap = ev.prefill_tokens_s;
+              if (!found || cap > best || (cap == best && ev.prefill_step.total < best_pass)) {
+                best = cap;
+                best_pass = ev.prefill_step.total;
+                best_shape = ps;
+                best_chunk = chunk;
+                found = true;
+              }
+              return 0;
+            });
           }
         res.pruned += static_cast<int>(pre_shapes.size() * sp.o.chunks.size()) - 1;
         if (!found) continue;
-        c.deployment.prefill = best_shape;
-        c.deployment.chunked_prefill_tokens = best_chunk;
+        k.prefill = best_shape;
+        k.chunk = best_chunk;
         std::vector<Cand> cands;
         cands.reserve(sp.drafts.size() * dec_shapes.size() * sp.o.decode_batches.size());
         for (int d : sp.drafts) {
           if ((d > 0) != mtp_on) continue;
-          c.deployment.mtp.draft_tokens = d;
+          k.draft = d;
           for (const PoolConfig& ds : dec_shapes)
             for (int cap : sp.o.decode_batches) {
               res.considered += static_cast<int>(pre_shapes.size() * sp.o.chunks.size());
-              c.deployment.decode = ds;
-              c.deployment.max_decode_batch_per_gpu = cap;
-              bound(knobs_of(c), best / base.workload.input_tokens, cands);
+              k.decode = ds;
+              k.cap = cap;
+              bound(k, best / base.workload.input_tokens, cands);
             }
         }
         evaluate_all(cands, 0.5, 0.5);

@@ -239,9 +239,6 @@ Evaluation evaluate_at_rate(const Evaluation& base, double arrival_qpm, const Ev
 
 namespace {
 
-// Memory plans, prefill capacity, the decode operating point at the TPOT limit, system capacity and
-// KV capacity: everything that does not depend on the workload's load. False when only the load
-// kind's figures were asked for (already computed).
 // What bounds the decode batch (or the load): an enum in the capacity search's hot loop, named once
 // at the end (issue 11: no string compares or copies per probe).
 enum class Bound : unsigned char { Kv, Cap, Tpot, Prefill };
@@ -255,6 +252,9 @@ const char* bound_name(Bound b) {
   return "prefill";
 }
 
+// Memory plans, prefill capacity, the decode operating point at the TPOT limit, system capacity and
+// KV capacity: everything that does not depend on the workload's load. False when only the load
+// kind's figures were asked for (already computed).
 bool evaluate_capacity(Evaluation& ev, const EvalOptions& o) {
   const Scenario& s = ev.s;
   ev.time_scale = o.time_scale;

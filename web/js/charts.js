@@ -161,7 +161,6 @@ class Plot {
     this.u.setData(data(m), true);
     this.tag();
   }
-  resize(w, hgt) { this.fit(w, hgt); }
   destroy() {
     if (this.ro) this.ro.disconnect();
     this.u.destroy();
@@ -324,7 +323,7 @@ function printMode(on) {
   if (on === printing) return;
   printing = on;
   for (const c of live) {
-    if (on) c.resize(680, 280);
+    if (on) c.fit(680, 280);
     else c.fit();
   }
 }
