@@ -187,7 +187,7 @@ Analysis analyse(const Scenario& s_in) {
       release_at_or_before(s.deployment.engine_version, eng.mla_profile_after))
     a.unprofiled_release_bound = eng.mla_profile_after;
   for (const auto& pe : ev.pools)
-    a.tp_spans_nodes = a.tp_spans_nodes || std::max(pe.pool.cfg.attention_tp, s.model.is_moe() ? pe.pool.cfg.moe_tp() : 1) > pe.pool.gpus_per_node;
+    a.tp_spans_nodes = a.tp_spans_nodes || std::max(pe.pool.cfg.attention_tp, s.model.is_moe() ? pe.pool.cfg.moe_tp() : 1) > pe.pool.nvlink_gpus();
   if (s.slo.concurrent_sessions > 0 && fits) {
     AtConcurrency c;
     c.loop = steady_closed_loop(ev, s.slo.concurrent_sessions);

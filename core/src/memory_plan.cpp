@@ -8,8 +8,14 @@
 
 namespace slo {
 
-int Pool::stage_nodes() const {
-  return std::max(1, (stage_gpus() + gpus_per_node - 1) / gpus_per_node);
+int Pool::nvlink_gpus() const {
+  const int domain = gpu ? gpu->nvlink_domain : 0;
+  return domain > gpus_per_node ? domain / gpus_per_node * gpus_per_node : gpus_per_node;
+}
+
+int Pool::stage_domains() const {
+  const int d = nvlink_gpus();
+  return std::max(1, (stage_gpus() + d - 1) / d);
 }
 
 int Pool::local_expert_slots() const {

@@ -133,7 +133,7 @@ double intra_bw(const Ctx& c) {
 // Source: NCCL ring all-reduce bus bandwidth (nccl-tests PERFORMANCE.md); NCCL tree/CollNet over rails.
 double allreduce_time(const Ctx& c, double bytes, int group) {
   if (group <= 1) return 0;
-  const int gpn = std::min(group, c.pool.gpus_per_node);
+  const int gpn = std::min(group, c.pool.nvlink_gpus());
   double t = 2.0 * (gpn - 1) / gpn * link_time(bytes, intra_bw(c));
   if (group <= gpn) return t + c.e.allreduce_latency_us * 1e-6;  // one-shot custom all-reduce (vLLM/SGLang custom_all_reduce)
   // Across nodes the engines' custom all-reduce (intra-node only) gives way to one NCCL all-reduce,
@@ -157,8 +157,8 @@ void ep_comm(const Ctx& c, StepParts& s, double tokens, double layers, bool low_
   const bool fp8 = c.pool.precision->activations == DType::FP8 || c.pool.precision->activations == DType::INT8;
   const double bytes_tok = H * (fp8 ? 1.0 + 4.0 / 128.0 : 2.0) + H * 2.0;
   const int stage = c.pool.stage_gpus();
-  const int nodes = c.pool.stage_nodes();
-  const double local_frac = std::min(1.0, static_cast<double>(c.pool.gpus_per_node) / stage);
+  const int nodes = c.pool.stage_domains();
+  const double local_frac = std::min(1.0, static_cast<double>(c.pool.nvlink_gpus()) / stage);
   double rdma_bytes = 0, nvl_bytes = 0;
   if (low_latency) {
     // DeepEP low-latency: each token goes straight to the GPU of each of its top-k experts.
@@ -303,7 +303,7 @@ void comm(const Ctx& c, StepParts& s, double n, bool low_latency, double moe_lay
   }
   // Pipeline: activations cross each stage boundary once.
   if (c.pool.cfg.pp > 1) {
-    const bool cross = c.pool.cfg.instance_gpus() > c.pool.gpus_per_node;
+    const bool cross = c.pool.cfg.instance_gpus() > c.pool.nvlink_gpus();
     const double bw = cross ? c.g.nic_bytes_s * c.e.rdma : intra_bw(c);
     s.pp_send += (c.pool.cfg.pp - 1) * (link_time(n * H * 2.0, bw) + c.e.comm_latency_us * 1e-6);
   }
@@ -475,8 +475,8 @@ A2ATime ep_low_latency_time(const Pool& pool, double tokens_per_gpu) {
   const double H = static_cast<double>(c.m.hidden);
   const double k = c.m.experts_per_tok;
   const int stage = pool.stage_gpus();
-  const double local = std::min(1.0, static_cast<double>(pool.gpus_per_node) / stage);
-  const double nodes = pool.stage_nodes();
+  const double local = std::min(1.0, static_cast<double>(pool.nvlink_gpus()) / stage);
+  const double nodes = pool.stage_domains();
   auto one = [&](double bytes_tok) {
     const double r = tokens_per_gpu * k * (1 - local) * bytes_tok, l = tokens_per_gpu * k * local * bytes_tok;
     return std::max(link_time(r, c.g.nic_bytes_s * c.e.rdma), link_time(l, intra_bw(c))) +

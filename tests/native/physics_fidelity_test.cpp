@@ -181,6 +181,25 @@ TEST(PhysicsFidelity, NodeLimitedRouting) {
   EXPECT_NEAR(r8 / r4, 3.5 / 2.70, 0.03);
 }
 
+// GB200 NVL72: the trays of 4 GPUs share one NVLink fabric of 72, so wide EP across trays moves no
+// byte over RDMA (the lmsys GB200 decode figures were 51-69% too slow when it did); an 8-GPU B200
+// node's EP32 still does.
+TEST(PhysicsFidelity, RackScaleNvlinkDomain) {
+  auto step = [](const std::string& gpu, int nodes, int gpn) {
+    const json doc = {{"hardware", {{"gpu", gpu}, {"nodes", nodes}, {"gpus_per_node", gpn}}},
+                      {"deployment", {{"colocated", {{"gpus", 32}, {"attention_tp", 1}, {"ep", 32}}}}},
+                      {"reference", {{"preset", "none"}}}};
+    const Evaluation ev = evaluate_scenario(scenario(doc), kNoTtft);
+    EXPECT_EQ(ev.pools.front().pool.nvlink_gpus(), gpu == "gb200" ? 72 / gpn * gpn : gpn);  // whole trays
+    return decode_step(ev.pools.front().pool, 256, 2048);
+  };
+  const StepParts trays = step("gb200", 8, 4), rack = step("gb200", 1, 32), b200 = step("b200-180g", 4, 8);
+  EXPECT_EQ(trays.ep_bytes_rdma, 0.0);
+  EXPECT_DOUBLE_EQ(trays.ep_nvlink + trays.ep_rdma + trays.ep_latency, rack.ep_nvlink + rack.ep_rdma + rack.ep_latency);
+  EXPECT_GT(b200.ep_bytes_rdma, 0.0);
+  EXPECT_GT(b200.ep_rdma + b200.ep_latency, 2 * (trays.ep_nvlink + trays.ep_latency));
+}
+
 // Static batch: latency = TTFT + (out - 1) x TPOT; a batch of one streams at least every weight
 // byte per token; larger batches take longer per step but deliver more tokens per second.
 TEST(PhysicsFidelity, StaticBatchLatency) {

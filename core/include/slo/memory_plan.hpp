@@ -22,8 +22,11 @@ struct Pool {
   // One instance of the pool (replicas share nothing): its pipeline stage and DP groups.
   int stage_gpus() const { return cfg.instance_gpus() / cfg.pp; }
   int dp() const { return cfg.instance_dp(); }
-  // Nodes one pipeline stage spans (EP and TP traffic beyond one node goes over RDMA).
-  int stage_nodes() const;
+  // GPUs one NVLink domain joins: the node, or every tray of a rack-scale system (GB200 NVL72:
+  // 18 trays of 4 GPUs on one NVLink switch fabric). Source: NVIDIA GB200 NVL72 datasheet.
+  int nvlink_gpus() const;
+  // NVLink domains one pipeline stage spans (EP and TP traffic beyond one domain goes over RDMA).
+  int stage_domains() const;
   // Local expert slots per GPU ((routed + redundant) / ep).
   int local_expert_slots() const;
 };
