@@ -189,7 +189,7 @@ int fit(const std::string& data_dir) {
     return 1;
   }
   for (auto& [fam, e] : f.cal.family) {
-    if (!gpus["efficiency_families"].contains(fam)) continue;
+    if (!gpus["efficiency_families"].contains(fam) || gpus["efficiency_families"][fam].contains("extrapolate_from")) continue;
     ojson& j = gpus["efficiency_families"][fam];
     j["gemm"] = r(e.gemm, 0.001);
     j["hbm"] = r(e.hbm, 0.001);

@@ -49,7 +49,17 @@ const std::vector<Gpu>& gpu_presets() {
     std::vector<Gpu> out;
     json doc = json::parse(data::file("gpus.json"));
     std::map<std::string, Efficiency> families;
-    for (const auto& [name, f] : doc.at("efficiency_families").items()) families[name] = read_eff(f, Efficiency{});
+    const json& fams = doc.at("efficiency_families");
+    for (const auto& [name, f] : fams.items())
+      if (!f.contains("extrapolate_from")) families[name] = read_eff(f, Efficiency{});
+    // A family without any published measurement starts from a measured sibling's fitted factors
+    // (same vendor's kernels and compilers); its predictions are flagged extrapolated (no band data).
+    for (const auto& [name, f] : fams.items())
+      if (f.contains("extrapolate_from")) {
+        const std::string from = f.at("extrapolate_from");
+        if (!families.count(from)) throw InternalError("gpus.json: family " + name + " extrapolates from unknown " + from);
+        families[name] = read_eff(f, families[from]);
+      }
     for (const auto& g : doc.at("gpus")) {
       Gpu x;
       x.id = g.at("id");

@@ -147,3 +147,26 @@ TEST(PhysicsBenchmarks, DeepEpLowLatencyKernelsWithin20Percent) {
         << "combine predicted " << r.predicted_combine_us << " us vs measured " << r.combine_us << " us";
   }
 }
+
+// GPUs without any published measurement: datasheet figures, factors borrowed from a measured
+// sibling family (CDNA4 from CDNA3), and every band flagged extrapolated with the reason.
+TEST(PhysicsBenchmarks, UnmeasuredGpusAreExtrapolatedFromTheirSibling) {
+  const Gpu* mi355 = find_gpu("mi355x");
+  const Gpu* mi300 = find_gpu("mi300x");
+  const Gpu* gb300 = find_gpu("gb300");
+  ASSERT_TRUE(mi355 && mi300 && gb300);
+  EXPECT_DOUBLE_EQ(mi355->memory_bytes, 288.0 * 1073741824.0);  // ROCm GPU specifications: 288 GiB
+  EXPECT_DOUBLE_EQ(mi355->fp8_flops, 5033.2e12);
+  EXPECT_DOUBLE_EQ(gb300->fp4_flops, 15000e12);  // Verda's per-GPU table, dense
+  EXPECT_EQ(gb300->nvlink_domain, 72);
+  EXPECT_EQ(gb300->family, "blackwell");
+  EXPECT_EQ(mi355->family, "cdna4");
+  EXPECT_DOUBLE_EQ(mi355->eff.gemm, mi300->eff.gemm);
+  EXPECT_DOUBLE_EQ(mi355->eff.hbm, mi300->eff.hbm);
+  EXPECT_EQ(mi355->eff.platform, mi300->eff.platform);  // the ROCm builds' engine factors
+  EXPECT_EQ(mi355->fitted_on, nullptr);
+  const Band b = band_for("cdna4", "throughput", "high");
+  EXPECT_FALSE(b.validated);
+  EXPECT_EQ(b.reason, "no published measurement on cdna4 GPUs");
+  EXPECT_GT(b.n, 0);  // the kind's band over every family stands in
+}
