@@ -7,6 +7,7 @@
 
 #include "slo/data.hpp"
 #include "slo/errors.hpp"
+#include "slo/hardware.hpp"
 #include "size_region.hpp"
 
 SLO_SIZE_BEGIN
@@ -50,6 +51,12 @@ Engine read_engine(const json& j) {
   e.spec_max_running_requests = j.value("spec_max_running_requests", 0);
   e.cuda_graph_max_batch = j.value("cuda_graph_max_batch", 512);
   e.dp_prefill_all_reduce = j.value("dp_prefill_all_reduce", false);
+  if (j.contains("batch_defaults_by_gpu")) {
+    const json& b = j.at("batch_defaults_by_gpu");
+    e.large_gpu_min_gib = b.at("large_min_gib");
+    e.large_gpu_excludes = b.at("large_excludes").get<std::vector<std::string>>();
+    e.small_gpu_max_running = b.at("small").at("max_running_requests");
+  }
   if (j.contains("block_fp8")) {
     e.block_fp8_dense_bound = j.at("block_fp8").at("dense_bound");
     e.block_fp8_fused_moe_bound = j.at("block_fp8").at("fused_moe_bound");
@@ -117,12 +124,20 @@ bool release_at_or_before(const std::string& stated, const std::string& bound) {
   return true;
 }
 
-void select_build(Engine& e, const std::string& platform) {
+void select_for_gpu(Engine& e, const Gpu& g) {
+  // vLLM's defaults by device: >= 70 GiB and not an A100 -> 1024 sequences, else 256.
+  // Source: vllm/engine/arg_utils.py get_batch_defaults (PR #17885 excluded the A100).
+  if (e.small_gpu_max_running > 0) {
+    const double gib = (g.driver_memory_bytes > 0 ? g.driver_memory_bytes : g.memory_bytes) / 1073741824.0;
+    bool small = gib < e.large_gpu_min_gib;
+    for (const auto& x : e.large_gpu_excludes) small = small || g.id.find(x) != std::string::npos;
+    if (small) e.max_running_requests = e.small_gpu_max_running;
+  }
   if (!e.builds) return;
-  auto b = e.builds->find(platform);
+  auto b = e.builds->find(g.eff.platform);
   if (b == e.builds->end()) return;
   e.overheads = b->second;
-  e.profile = e.id + "@" + platform;
+  e.profile = e.id + "@" + g.eff.platform;
 }
 
 const Engine* find_engine(const std::string& id) {

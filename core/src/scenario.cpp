@@ -183,7 +183,7 @@ ParseResult parse_scenario(const json& doc, Lang lang) {
   if (derive && clean()) derive_deployment(merged["deployment"], doc, s.model, cluster);
   const json& dep = R.object(merged, "", "deployment");
   s.deployment = read_deployment(R, dep, "deployment", cluster);
-  select_build(s.deployment.engine, s.gpu.eff.platform);
+  select_for_gpu(s.deployment.engine, s.gpu);
 
   // Workload and SLO.
   s.workload = read_workload(R, R.object(merged, "", "workload"), "workload");
@@ -214,7 +214,7 @@ ParseResult parse_scenario(const json& doc, Lang lang) {
   rf.precision = read_precision(R, rpr, "reference.precision");
   const json& rdep = R.object(ref, "reference", "deployment");
   rf.deployment = read_deployment(R, rdep, "reference.deployment", 1 << 20);
-  select_build(rf.deployment.engine, rf.gpu.eff.platform);
+  select_for_gpu(rf.deployment.engine, rf.gpu);
   rf.workload = read_workload(R, R.object(ref, "reference", "workload"), "reference.workload");
   const json& meas = R.object(ref, "reference", "measured");
   rf.measured_tokens_per_s = R.number(meas, "reference.measured", "throughput_tokens_per_s", 0, 1e12, false, false, 0, true);

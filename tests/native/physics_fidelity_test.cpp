@@ -280,3 +280,25 @@ TEST(PhysicsFidelity, SglangSpeculativeDecodingLimitsRunningRequests) {
   const Evaluation vllm = evaluate_scenario(scenario(with(base, {{"deployment", {{"mtp", {{"draft_tokens", 2}}}, {"engine", {{"name", "vllm"}}}}}})), kNoTtft);
   EXPECT_GT(vllm.load.in_flight, 48) << "only SGLang's profile has the limit";
 }
+
+// vLLM's default request limit depends on the device: 1,024 on GPUs of at least 70 GiB unless an
+// A100, 256 otherwise (vllm/engine/arg_utils.py get_batch_defaults). A burst of 1,000 short
+// requests on one A100 80GB runs 256 at a time although its KV pool holds more; SGLang is unchanged.
+TEST(PhysicsFidelity, VllmBatchDefaultsByGpuClass) {
+  auto limit = [](const std::string& gpu, const std::string& engine) {
+    const json doc = with(dense("meta-llama/Llama-3.1-8B-Instruct", gpu, 1), {{"deployment", {{"engine", {{"name", engine}}}}}});
+    return scenario(doc).deployment.engine.max_running_requests;
+  };
+  EXPECT_EQ(limit("a100-80g", "vllm"), 256);
+  EXPECT_EQ(limit("a100-40g", "vllm"), 256);
+  EXPECT_EQ(limit("h100-80g", "vllm"), 1024);
+  EXPECT_EQ(limit("h20-96g", "vllm"), 1024);
+  EXPECT_EQ(limit("a100-80g", "sglang"), limit("h100-80g", "sglang"));
+  const json burst = with(dense("meta-llama/Llama-3.1-8B-Instruct", "a100-80g", 1),
+                          {{"deployment", {{"engine", {{"name", "vllm"}}}}},
+                           {"workload", {{"kind", "burst"}, {"requests", 1000}, {"input_tokens", 128}, {"input_tokens_max", 128},
+                                         {"output_tokens", 128}, {"output_tokens_max", 128}, {"context_length", 256}}}});
+  const Evaluation ev = evaluate_scenario(scenario(burst), kNoTtft);
+  EXPECT_GT(ev.pools.front().plan.sessions(256), 1000);
+  EXPECT_NEAR(ev.load.in_flight, 256, 1.0);
+}

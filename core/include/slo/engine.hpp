@@ -41,6 +41,11 @@ struct Engine {
   bool first_token_decode_step = false;  // the first token comes out of the prefill pass
   int max_running_requests = 4096;
   int spec_max_running_requests = 0;  // the default limit with speculative decoding (0: unchanged)
+  // Batch defaults by GPU class: on a GPU under `large_gpu_min_gib` of memory, or whose id contains
+  // one of `large_gpu_excludes`, the engine's default request limit is `small_gpu_max_running` (0: no such rule).
+  int small_gpu_max_running = 0;
+  double large_gpu_min_gib = 0;
+  std::vector<std::string> large_gpu_excludes;
   int cuda_graph_max_batch = 512;
   // DP attention over tensor-parallel experts: prefill batches gather every rank's tokens by an
   // all-reduce of the whole batch (each rank fills its slice, zeros elsewhere) and scatter the
@@ -69,8 +74,10 @@ struct Engine {
   std::string profile;  // "sglang" or "sglang@rocm": the key its fitted overheads live under
 };
 
-// Selects the engine's build for the GPU's software platform (no-op when it has none).
-void select_build(Engine& e, const std::string& platform);
+struct Gpu;
+// Selects the engine's build for the GPU's software platform (no-op when it has none) and its
+// batch defaults for the GPU's class.
+void select_for_gpu(Engine& e, const Gpu& g);
 
 // True when a stated release (e.g. "0.4.3.post2", "v0.7.3.dev138 (rocm/...)") is at or before
 // `bound` ("0.4.3"), compared on the bound's numeric components; false when either has no number.
