@@ -50,6 +50,10 @@ Engine read_engine(const json& j) {
   e.max_running_requests = j.value("max_running_requests", 4096);
   e.spec_max_running_requests = j.value("spec_max_running_requests", 0);
   e.cuda_graph_max_batch = j.value("cuda_graph_max_batch", 512);
+  e.eager_above_graph = j.value("eager_above_cuda_graph", false);
+  if (j.contains("cuda_graph_by_gpu"))
+    for (const auto& r : j.at("cuda_graph_by_gpu").at("rules"))
+      e.graph_rules.push_back({r.at("below_gib").get<double>(), r.at("small_tp").get<int>(), r.at("large_tp").get<int>()});
   e.dp_prefill_all_reduce = j.value("dp_prefill_all_reduce", false);
   if (j.contains("batch_defaults_by_gpu")) {
     const json& b = j.at("batch_defaults_by_gpu");
@@ -122,6 +126,13 @@ bool release_at_or_before(const std::string& stated, const std::string& bound) {
     if (x != b[k]) return x < b[k];
   }
   return true;
+}
+
+// Source: SGLang server_args._handle_gpu_memory_settings (cuda_graph_max_bs by GPU memory and tp_size).
+int Engine::graph_max_batch(double gpu_gib, int tp) const {
+  for (const GraphRule& r : graph_rules)
+    if (gpu_gib < r.below_gib) return tp < 4 ? r.small_tp : r.large_tp;
+  return cuda_graph_max_batch;
 }
 
 void select_for_gpu(Engine& e, const Gpu& g) {

@@ -418,15 +418,22 @@ StepParts decode_step(const Pool& pool, double seqs, double context, double time
   const int d = pool.with_mtp ? mtp.draft_tokens : 0;
   const double n = seqs * (1 + d);  // tokens verified per step
   // CPU work per running sequence (scheduling, sampling, streaming the token out) per step.
-  const double overhead = step_overhead(c, c.stage_layers, false) +
-                          seqs * c.pool.deployment->engine.overheads.seq_us * 1e-6 * c.e.launch_scale;
+  const Engine& eng = c.pool.deployment->engine;
+  const double per_seq = seqs * eng.overheads.seq_us * 1e-6 * c.e.launch_scale;
+  // A batch above the engine's CUDA-graph limit runs eagerly: its kernels launch one by one as in a
+  // prefill pass, overlapping the GPU's own work. Source: SGLang CudaGraphRunner.can_run (bs <=
+  // cuda_graph_max_bs); vLLM V1 max_cudagraph_capture_size (min(2 x max_num_seqs, 512)).
+  // Each kernel keeps its fixed GPU-side duration; the CPU's launches show where they outrun the GPU.
+  const bool eager = eng.eager_above_graph && n > eng.graph_max_batch(c.g.usable_memory_bytes() / 1073741824.0, pool.stage_gpus());
+  const double overhead = step_overhead(c, c.stage_layers, false) + per_seq;
+  const double launches = eager ? step_overhead(c, c.stage_layers, true) - pass_cpu(c, true) : 0.0;
   StepParts s = forward(
       c,
       [&](Booker& b, StepParts& sp) {
         layers_compute(c, b, n, seqs, context, 0, false, c.stage_layers, c.stage_moe, c.stage_dense, true);
         comm(c, sp, n, true, c.stage_moe, c.stage_layers, c.stage_dense);
       },
-      overhead, 1.0, true);
+      overhead, 1.0, true, launches);
   s.total *= pool.cfg.pp;  // a token crosses every stage: TPOT spans the whole pipeline
   // MTP drafts: d sequential passes of the one-layer MTP module (plus lm_head) at one token per sequence.
   if (d > 0) {

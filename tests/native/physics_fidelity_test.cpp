@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "slo/engine.hpp"
 #include "slo/evaluation.hpp"
 #include "slo/kv_cache.hpp"
 #include "slo/scenario.hpp"
@@ -301,4 +302,25 @@ TEST(PhysicsFidelity, VllmBatchDefaultsByGpuClass) {
   const Evaluation ev = evaluate_scenario(scenario(burst), kNoTtft);
   EXPECT_GT(ev.pools.front().plan.sessions(256), 1000);
   EXPECT_NEAR(ev.load.in_flight, 256, 1.0);
+}
+
+// A decode batch above the engine's CUDA-graph limit launches its kernels eagerly. SGLang's limit
+// follows the GPU's memory and tp_size (256 under TP4 and 512 from TP4 on an H100; 32 / 160 on an
+// A100 40GB): one more sequence than the limit costs the eager launches the GPU does not hide
+// (with short contexts; behind a long KV read they hide).
+TEST(PhysicsFidelity, EagerDecodeAboveTheCudaGraphLimit) {
+  const Engine* sglang = find_engine("sglang");
+  const Engine* trtllm = find_engine("trtllm");
+  ASSERT_TRUE(sglang && trtllm);
+  EXPECT_EQ(sglang->graph_max_batch(79.6, 1), 256);  // H100: 81,559 MiB
+  EXPECT_EQ(sglang->graph_max_batch(79.6, 8), 512);
+  EXPECT_EQ(sglang->graph_max_batch(39.6, 1), 32);   // A100 40GB
+  EXPECT_EQ(sglang->graph_max_batch(179.1, 8), 512); // B200
+  auto per_seq_step = [](const std::string& engine, double batch) {
+    const json doc = with(dense("meta-llama/Llama-3.1-8B-Instruct", "h100-80g", 1), {{"deployment", {{"engine", {{"name", engine}}}}}});
+    const Evaluation ev = evaluate_scenario(scenario(doc), kNoTtft);
+    return decode_step(ev.pools.front().pool, batch, 64).overhead;  // short contexts: the GPU's step is short
+  };
+  EXPECT_GT(per_seq_step("sglang", 257), per_seq_step("sglang", 256) + 1e-3) << "eager launches past the graph limit";
+  EXPECT_NEAR(per_seq_step("trtllm", 257), per_seq_step("trtllm", 256), 1e-4);
 }

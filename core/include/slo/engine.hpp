@@ -47,6 +47,17 @@ struct Engine {
   double large_gpu_min_gib = 0;
   std::vector<std::string> large_gpu_excludes;
   int cuda_graph_max_batch = 512;
+  // The engine's CUDA-graph batch limit by GPU memory and tensor-parallel size (SGLang's defaults):
+  // below `below_gib` of memory, `small_tp` under TP4 and `large_tp` from TP4; cuda_graph_max_batch otherwise.
+  struct GraphRule {
+    double below_gib = 0;
+    int small_tp = 0, large_tp = 0;
+  };
+  std::vector<GraphRule> graph_rules;
+  // Decode batches (tokens per DP group) above it run without a CUDA graph, launching eagerly
+  // (when eager_above_graph: the Python engines; TensorRT-LLM's is not modelled so).
+  bool eager_above_graph = false;
+  int graph_max_batch(double gpu_gib, int tp) const;
   // DP attention over tensor-parallel experts: prefill batches gather every rank's tokens by an
   // all-reduce of the whole batch (each rank fills its slice, zeros elsewhere) and scatter the
   // experts' output by a second one, instead of an all-gather + reduce-scatter (half the bytes).
