@@ -53,12 +53,13 @@ Engine read_engine(const json& j) {
   e.eager_above_graph = j.value("eager_above_cuda_graph", false);
   if (j.contains("cuda_graph_by_gpu"))
     for (const auto& r : j.at("cuda_graph_by_gpu").at("rules"))
-      e.graph_rules.push_back({r.at("below_gib").get<double>(), r.at("small_tp").get<int>(), r.at("large_tp").get<int>()});
+      if (e.n_graph_rules < 4) e.graph_rules[e.n_graph_rules++] = {r.at("below_gib").get<double>(), r.at("small_tp").get<int>(), r.at("large_tp").get<int>()};
   e.dp_prefill_all_reduce = j.value("dp_prefill_all_reduce", false);
   if (j.contains("batch_defaults_by_gpu")) {
     const json& b = j.at("batch_defaults_by_gpu");
     e.large_gpu_min_gib = b.at("large_min_gib");
-    e.large_gpu_excludes = b.at("large_excludes").get<std::vector<std::string>>();
+    const std::string x = b.at("large_exclude");
+    x.copy(e.large_gpu_exclude, sizeof e.large_gpu_exclude - 1);
     e.small_gpu_max_running = b.at("small").at("max_running_requests");
   }
   if (j.contains("block_fp8")) {
@@ -130,8 +131,8 @@ bool release_at_or_before(const std::string& stated, const std::string& bound) {
 
 // Source: SGLang server_args._handle_gpu_memory_settings (cuda_graph_max_bs by GPU memory and tp_size).
 int Engine::graph_max_batch(double gpu_gib, int tp) const {
-  for (const GraphRule& r : graph_rules)
-    if (gpu_gib < r.below_gib) return tp < 4 ? r.small_tp : r.large_tp;
+  for (int i = 0; i < n_graph_rules; ++i)
+    if (gpu_gib < graph_rules[i].below_gib) return tp < 4 ? graph_rules[i].small_tp : graph_rules[i].large_tp;
   return cuda_graph_max_batch;
 }
 
@@ -141,7 +142,7 @@ void select_for_gpu(Engine& e, const Gpu& g) {
   if (e.small_gpu_max_running > 0) {
     const double gib = (g.driver_memory_bytes > 0 ? g.driver_memory_bytes : g.memory_bytes) / 1073741824.0;
     bool small = gib < e.large_gpu_min_gib;
-    for (const auto& x : e.large_gpu_excludes) small = small || g.id.find(x) != std::string::npos;
+    if (e.large_gpu_exclude[0]) small = small || g.id.find(e.large_gpu_exclude) != std::string::npos;
     if (small) e.max_running_requests = e.small_gpu_max_running;
   }
   if (!e.builds) return;

@@ -1,7 +1,9 @@
 // Size budget of the served page's core (issue 11: a page under 300 KB): the split build's .wasm,
 // gzip level 9 as a server would send it. 254,586 bytes on 2026-12-04 (343,004 at the start of that
-// day); the budget leaves room for a few features, not for a regression such as an <sstream> in
-// the core (its locale facets were 30 KB gzip) or whole files back at -O3 (45 KB).
+// day); 259,498 on 2026-12-05 (264,619 before the embedded copy of core/data was minified and lost its
+// documentation-only keys, core/cmake/wasm_data.mjs). The budget leaves room for a few features, not
+// for a regression such as an <sstream> in the core (its locale facets were 30 KB gzip) or whole
+// files back at -O3 (45 KB).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -9,7 +11,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { WASM } from './common.mjs';
 
-const BUDGET = 265000;
+const BUDGET = 263000;
 
 test('the served page\'s wasm stays within its gzip budget', () => {
   const file = path.join(path.dirname(WASM), 'split', 'slo_core.wasm');

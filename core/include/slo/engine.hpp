@@ -42,10 +42,11 @@ struct Engine {
   int max_running_requests = 4096;
   int spec_max_running_requests = 0;  // the default limit with speculative decoding (0: unchanged)
   // Batch defaults by GPU class: on a GPU under `large_gpu_min_gib` of memory, or whose id contains
-  // one of `large_gpu_excludes`, the engine's default request limit is `small_gpu_max_running` (0: no such rule).
+  // `large_gpu_exclude`, the engine's default request limit is `small_gpu_max_running` (0: no such rule).
+  // Fixed-size members (no heap): a Scenario holds its Engine by value and is copied often.
   int small_gpu_max_running = 0;
   double large_gpu_min_gib = 0;
-  std::vector<std::string> large_gpu_excludes;
+  char large_gpu_exclude[8] = {};
   int cuda_graph_max_batch = 512;
   // The engine's CUDA-graph batch limit by GPU memory and tensor-parallel size (SGLang's defaults):
   // below `below_gib` of memory, `small_tp` under TP4 and `large_tp` from TP4; cuda_graph_max_batch otherwise.
@@ -53,7 +54,8 @@ struct Engine {
     double below_gib = 0;
     int small_tp = 0, large_tp = 0;
   };
-  std::vector<GraphRule> graph_rules;
+  GraphRule graph_rules[4] = {};
+  int n_graph_rules = 0;
   // Decode batches (tokens per DP group) above it run without a CUDA graph, launching eagerly
   // (when eager_above_graph: the Python engines; TensorRT-LLM's is not modelled so).
   bool eager_above_graph = false;

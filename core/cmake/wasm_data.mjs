@@ -1,0 +1,36 @@
+// The wasm's copy of core/data (issue 11: no unreachable data in the wasm): every JSON file the
+// page's core reads, minified, with the documentation-only keys ("about", "note", "*_note") of the
+// GPU, engine and calibration files removed; model notes stay (the catalog shows them).
+// Usage: node wasm_data.mjs SRC_DIR OUT_DIR EXCLUDE_REGEX
+import fs from 'node:fs';
+import path from 'node:path';
+
+const [src, out, exclude] = process.argv.slice(2);
+const skip = exclude ? new RegExp(exclude) : null;
+const stripped = new Set(['gpus.json', 'engines.json', 'calibration-priors.json']);
+const isDoc = (k) => k === 'about' || k === 'note' || k.endsWith('_note');
+
+function strip(v) {
+  if (Array.isArray(v)) return v.map(strip);
+  if (v && typeof v === 'object')
+    return Object.fromEntries(Object.entries(v).filter(([k]) => !isDoc(k)).map(([k, x]) => [k, strip(x)]));
+  return v;
+}
+
+function walk(dir) {
+  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) { walk(p); continue; }
+    const rel = path.relative(src, p).split(path.sep).join('/');
+    if (!rel.endsWith('.json') || (skip && skip.test(rel))) continue;
+    let doc = JSON.parse(fs.readFileSync(p, 'utf8'));
+    if (stripped.has(rel)) doc = strip(doc);
+    const dst = path.join(out, rel);
+    fs.mkdirSync(path.dirname(dst), { recursive: true });
+    const text = JSON.stringify(doc);
+    if (!fs.existsSync(dst) || fs.readFileSync(dst, 'utf8') !== text) fs.writeFileSync(dst, text);
+  }
+}
+
+fs.rmSync(out, { recursive: true, force: true });
+walk(src);
