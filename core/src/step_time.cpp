@@ -50,11 +50,13 @@ struct Ctx {
   double wq;        // bytes per quantized weight
   double attn_wbytes;
   int t, moe_tp, ep, dp;
+  int nvl, domains;  // GPUs one NVLink domain joins; domains one pipeline stage spans
   double imbalance;  // max / mean tokens per EP rank (the busiest rank sets the layer's time)
   double expert_pad; // routed-expert bytes as loaded / as in the checkpoint (Marlin padding)
   double stage_layers, stage_moe, stage_dense;
   explicit Ctx(const Pool& p)
-      : pool(p), m(*p.model), g(*p.gpu), e(p.gpu->eff), t(p.cfg.attention_tp), moe_tp(p.cfg.moe_tp()), ep(p.cfg.ep), dp(p.dp()) {
+      : pool(p), m(*p.model), g(*p.gpu), e(p.gpu->eff), t(p.cfg.attention_tp), moe_tp(p.cfg.moe_tp()), ep(p.cfg.ep), dp(p.dp()),
+        nvl(p.nvlink_gpus()), domains(p.stage_domains()) {
     const EngineKernel& k = p.deployment->engine.kernel;
     hbm = g.hbm_bytes_s * std::min(0.98, e.hbm * k.hbm);
     hbm_kv = g.hbm_bytes_s * std::min(0.98, e.attention_hbm * k.hbm);
@@ -133,7 +135,7 @@ double intra_bw(const Ctx& c) {
 // Source: NCCL ring all-reduce bus bandwidth (nccl-tests PERFORMANCE.md); NCCL tree/CollNet over rails.
 double allreduce_time(const Ctx& c, double bytes, int group) {
   if (group <= 1) return 0;
-  const int gpn = std::min(group, c.pool.nvlink_gpus());
+  const int gpn = std::min(group, c.nvl);
   double t = 2.0 * (gpn - 1) / gpn * link_time(bytes, intra_bw(c));
   if (group <= gpn) return t + c.e.allreduce_latency_us * 1e-6;  // one-shot custom all-reduce (vLLM/SGLang custom_all_reduce)
   // Across nodes the engines' custom all-reduce (intra-node only) gives way to one NCCL all-reduce,
@@ -157,8 +159,8 @@ void ep_comm(const Ctx& c, StepParts& s, double tokens, double layers, bool low_
   const bool fp8 = c.pool.precision->activations == DType::FP8 || c.pool.precision->activations == DType::INT8;
   const double bytes_tok = H * (fp8 ? 1.0 + 4.0 / 128.0 : 2.0) + H * 2.0;
   const int stage = c.pool.stage_gpus();
-  const int nodes = c.pool.stage_domains();
-  const double local_frac = std::min(1.0, static_cast<double>(c.pool.nvlink_gpus()) / stage);
+  const int nodes = c.domains;
+  const double local_frac = std::min(1.0, static_cast<double>(c.nvl) / stage);
   double rdma_bytes = 0, nvl_bytes = 0;
   if (low_latency) {
     // DeepEP low-latency: each token goes straight to the GPU of each of its top-k experts.
@@ -303,7 +305,7 @@ void comm(const Ctx& c, StepParts& s, double n, bool low_latency, double moe_lay
   }
   // Pipeline: activations cross each stage boundary once.
   if (c.pool.cfg.pp > 1) {
-    const bool cross = c.pool.cfg.instance_gpus() > c.pool.nvlink_gpus();
+    const bool cross = c.pool.cfg.instance_gpus() > c.nvl;
     const double bw = cross ? c.g.nic_bytes_s * c.e.rdma : intra_bw(c);
     s.pp_send += (c.pool.cfg.pp - 1) * (link_time(n * H * 2.0, bw) + c.e.comm_latency_us * 1e-6);
   }
