@@ -156,7 +156,13 @@ void add_method(Report& r, const Ctx& c) {
     sec.bullet(std::string(b.t("Serving engine profile: ", "推理引擎配置：")) + s.deployment.engine.name +
                (s.deployment.engine_version.empty() ? "" : " " + s.deployment.engine_version) +
                (s.deployment.engine.profile != s.deployment.engine.id ? std::string(b.t(", ROCm build", "，ROCm 版本")) : std::string()) +
-               " (" + s.deployment.engine.memory_flag + ")");
+               " (" + s.deployment.engine.memory_flag + ")" + b.t("; default request limit ", "；默认请求上限 ") +
+               b.num(s.deployment.mtp.draft_tokens > 0 && s.deployment.engine.spec_max_running_requests > 0
+                         ? s.deployment.engine.spec_max_running_requests
+                         : s.deployment.engine.max_running_requests) +
+               (c.a.cuda_graph_limit > 0 ? b.t(", decode batches above ", "，decode 批超过 ") + b.num(c.a.cuda_graph_limit) +
+                                               b.t(" run without CUDA graphs on this GPU", " 时在该 GPU 上不使用 CUDA graph")
+                                         : std::string()));
   }
 }
 

@@ -82,6 +82,7 @@ struct Analysis {
   // A pool's tensor-parallel group (attention or experts) spans nodes: a layout the published set
   // measures only in a validation-only source (docs/MEASUREMENTS.md, the layout rule).
   bool tp_spans_nodes = false;
+  int cuda_graph_limit = 0;  // the engine's CUDA-graph batch limit on the decode pool (0: graphs not limiting in the model)
   std::optional<AtConcurrency> at_concurrency;
   std::vector<TtftCurvePoint> ttft_curve;
   Candidate smallest;
