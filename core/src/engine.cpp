@@ -140,7 +140,7 @@ void select_for_gpu(Engine& e, const Gpu& g) {
   // vLLM's defaults by device: >= 70 GiB and not an A100 -> 1024 sequences, else 256.
   // Source: vllm/engine/arg_utils.py get_batch_defaults (PR #17885 excluded the A100).
   if (e.small_gpu_max_running > 0) {
-    const double gib = (g.driver_memory_bytes > 0 ? g.driver_memory_bytes : g.memory_bytes) / 1073741824.0;
+    const double gib = g.usable_memory_bytes() / 1073741824.0;
     bool small = gib < e.large_gpu_min_gib;
     if (e.large_gpu_exclude[0]) small = small || g.id.find(e.large_gpu_exclude) != std::string::npos;
     if (small) e.max_running_requests = e.small_gpu_max_running;
