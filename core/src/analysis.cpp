@@ -186,8 +186,7 @@ Analysis analyse(const Scenario& s_in) {
   if (s.model.attention == AttentionType::MLA && !eng.mla_profile_after.empty() &&
       release_at_or_before(s.deployment.engine_version, eng.mla_profile_after))
     a.unprofiled_release_bound = eng.mla_profile_after;
-  if (eng.eager_above_graph)
-    a.cuda_graph_limit = eng.graph_max_batch(s.gpu.usable_memory_bytes() / 1073741824.0, dec.pool.stage_gpus());
+  a.cuda_graph_limit = eng.eager_decode_above(s.gpu, dec.pool.stage_gpus());
   for (const auto& pe : ev.pools)
     a.tp_spans_nodes = a.tp_spans_nodes || std::max(pe.pool.cfg.attention_tp, s.model.is_moe() ? pe.pool.cfg.moe_tp() : 1) > pe.pool.nvlink_gpus();
   if (s.slo.concurrent_sessions > 0 && fits) {

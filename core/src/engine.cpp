@@ -129,6 +129,11 @@ bool release_at_or_before(const std::string& stated, const std::string& bound) {
   return true;
 }
 
+namespace {
+// What the engine reads as the device's memory (torch's total, in GiB).
+double gib(const Gpu& g) { return g.usable_memory_bytes() / 1073741824.0; }
+}  // namespace
+
 // Source: SGLang server_args._handle_gpu_memory_settings (cuda_graph_max_bs by GPU memory and tp_size).
 int Engine::graph_max_batch(double gpu_gib, int tp) const {
   for (int i = 0; i < n_graph_rules; ++i)
@@ -136,12 +141,13 @@ int Engine::graph_max_batch(double gpu_gib, int tp) const {
   return cuda_graph_max_batch;
 }
 
+int Engine::eager_decode_above(const Gpu& g, int tp) const { return eager_above_graph ? graph_max_batch(gib(g), tp) : 0; }
+
 void select_for_gpu(Engine& e, const Gpu& g) {
   // vLLM's defaults by device: >= 70 GiB and not an A100 -> 1024 sequences, else 256.
   // Source: vllm/engine/arg_utils.py get_batch_defaults (PR #17885 excluded the A100).
   if (e.small_gpu_max_running > 0) {
-    const double gib = g.usable_memory_bytes() / 1073741824.0;
-    bool small = gib < e.large_gpu_min_gib;
+    bool small = gib(g) < e.large_gpu_min_gib;
     if (e.large_gpu_exclude[0]) small = small || g.id.find(e.large_gpu_exclude) != std::string::npos;
     if (small) e.max_running_requests = e.small_gpu_max_running;
   }

@@ -426,7 +426,8 @@ StepParts decode_step(const Pool& pool, double seqs, double context, double time
   // prefill pass, overlapping the GPU's own work. Source: SGLang CudaGraphRunner.can_run (bs <=
   // cuda_graph_max_bs); vLLM V1 max_cudagraph_capture_size (min(2 x max_num_seqs, 512)).
   // Each kernel keeps its fixed GPU-side duration; the CPU's launches show where they outrun the GPU.
-  const bool eager = eng.eager_above_graph && n > eng.graph_max_batch(c.g.usable_memory_bytes() / 1073741824.0, pool.stage_gpus());
+  const int graph_limit = eng.eager_decode_above(c.g, pool.stage_gpus());
+  const bool eager = graph_limit > 0 && n > graph_limit;
   const double overhead = step_overhead(c, c.stage_layers, false) + per_seq;
   const double launches = eager ? step_overhead(c, c.stage_layers, true) - pass_cpu(c, true) : 0.0;
   StepParts s = forward(

@@ -31,6 +31,8 @@ struct EngineOverheads {
                                  // factor: the engine's MoE kernels (Triton fused_moe, DeepGEMM, CUTLASS grouped)
 };
 
+struct Gpu;
+
 struct EngineKernel {
   double gemm = 1.0, attention = 1.0, hbm = 1.0;  // multipliers on the GPU family's efficiencies
 };
@@ -60,6 +62,9 @@ struct Engine {
   // (when eager_above_graph: the Python engines; TensorRT-LLM's is not modelled so).
   bool eager_above_graph = false;
   int graph_max_batch(double gpu_gib, int tp) const;
+  // The decode batch above which this engine launches eagerly on GPU `g` at tensor-parallel size
+  // `tp`; 0 when it is not modelled to (eager_above_graph false).
+  int eager_decode_above(const Gpu& g, int tp) const;
   // DP attention over tensor-parallel experts: prefill batches gather every rank's tokens by an
   // all-reduce of the whole batch (each rank fills its slice, zeros elsewhere) and scatter the
   // experts' output by a second one, instead of an all-gather + reduce-scatter (half the bytes).
@@ -87,7 +92,6 @@ struct Engine {
   std::string profile;  // "sglang" or "sglang@rocm": the key its fitted overheads live under
 };
 
-struct Gpu;
 // Selects the engine's build for the GPU's software platform (no-op when it has none) and its
 // batch defaults for the GPU's class.
 void select_for_gpu(Engine& e, const Gpu& g);
