@@ -1,6 +1,8 @@
 #include "slo/engine.hpp"
 
+#include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -40,12 +42,40 @@ EngineOverheads read_overheads(const json& o) {
   return x;
 }
 
+AutoMemoryFraction read_auto_fraction(const json& a) {
+  AutoMemoryFraction x;
+  x.fixed = a.value("fixed", 0.9);
+  if (a.contains("reserve_mib")) {
+    const json& r = a.at("reserve_mib");
+    x.reserve_rule = true;
+    x.base_mib = r.at("base");
+    x.per_chunk_token_mib = r.at("per_chunk_token");
+    x.min_chunk_tokens = r.at("min_chunk_tokens");
+    x.per_graph_batch_mib = r.at("per_graph_batch");
+    x.per_gpu_mib = r.at("per_tp_pp_gpu");
+    x.dp_per_graph_batch_mib = r.at("dp_per_graph_batch_rank");
+    x.dp_large_graph_above = r.at("dp_large_graph_above");
+    x.dp_large_per_graph_batch_mib = r.at("dp_large_per_graph_batch_rank");
+    x.floor_above_mib = r.at("floor_above_mib");
+    x.floor_mib = r.at("floor");
+    x.speculative_mib = r.at("speculative");
+  }
+  if (a.contains("by_tp")) {
+    const std::string through = a.at("by_tp").at("through_release");
+    through.copy(x.by_tp_through, sizeof x.by_tp_through - 1);
+    for (const auto& row : a.at("by_tp").at("rules"))
+      if (x.n_by_tp < 6) x.by_tp[x.n_by_tp][0] = row.at(0), x.by_tp[x.n_by_tp][1] = row.at(1), ++x.n_by_tp;
+  }
+  return x;
+}
+
 Engine read_engine(const json& j) {
   Engine e;
   e.id = j.at("id");
   e.name = j.at("name");
   e.memory_flag = j.value("memory_flag", "");
   e.memory_fraction = parse_memory_fraction(j.at("memory_fraction"));
+  if (j.contains("auto_memory_fraction")) e.auto_fraction = read_auto_fraction(j.at("auto_memory_fraction"));
   e.first_token_decode_step = j.value("first_token_decode_step", false);
   e.max_running_requests = j.value("max_running_requests", 4096);
   e.spec_max_running_requests = j.value("spec_max_running_requests", 0);
@@ -139,6 +169,26 @@ int Engine::graph_max_batch(double gpu_gib, int tp) const {
   for (int i = 0; i < n_graph_rules; ++i)
     if (gpu_gib < graph_rules[i].below_gib) return tp < 4 ? graph_rules[i].small_tp : graph_rules[i].large_tp;
   return cuda_graph_max_batch;
+}
+
+// Source: SGLang server_args (mem_fraction_static by tp_size through 0.5.2; _handle_gpu_memory_settings
+// from PR #10975: (gpu_mem - reserved_mem) / gpu_mem); vLLM gpu_memory_utilization and TensorRT-LLM
+// KvCacheConfig.free_gpu_memory_fraction default to 0.9.
+double Engine::auto_memory_fraction(const AutoFractionInputs& in) const {
+  const AutoMemoryFraction& a = auto_fraction;
+  if (a.n_by_tp > 0 && (!a.reserve_rule || release_at_or_before(in.release, a.by_tp_through)))
+    for (int i = 0; i < a.n_by_tp; ++i)
+      if (in.tp_pp >= a.by_tp[i][0]) return a.by_tp[i][1];
+  if (!a.reserve_rule || in.gpu_mib <= 0) return a.fixed;
+  double r = a.base_mib + std::max<double>(in.chunk_flag, a.min_chunk_tokens) * a.per_chunk_token_mib;
+  r += in.graph_max_batch * a.per_graph_batch_mib + in.tp_pp * a.per_gpu_mib;
+  if (in.dp > 1) {
+    r += in.graph_max_batch * in.dp * a.dp_per_graph_batch_mib;
+    if (in.graph_max_batch > a.dp_large_graph_above) r += in.graph_max_batch * in.dp * a.dp_large_per_graph_batch_mib;
+  }
+  if (in.gpu_mib > a.floor_above_mib) r = std::max(r, a.floor_mib);
+  if (in.speculative) r += a.speculative_mib;
+  return std::clamp(std::round((in.gpu_mib - r) / in.gpu_mib * 1000.0) / 1000.0, 0.1, 1.0);
 }
 
 int Engine::eager_decode_above(const Gpu& g, int tp) const { return eager_above_graph ? graph_max_batch(gib(g), tp) : 0; }

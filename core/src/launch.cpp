@@ -65,7 +65,7 @@ std::string sglang(const Scenario& s, const std::string& role, const PoolConfig&
     c += " --speculative-algorithm EAGLE --speculative-num-steps " + std::to_string(d.mtp.draft_tokens) +
          " --speculative-eagle-topk 1 --speculative-num-draft-tokens " + std::to_string(d.mtp.draft_tokens + 1);
   if (fp8_kv(s)) c += " --kv-cache-dtype fp8_e4m3";
-  c += " --mem-fraction-static " + num(d.memory_fraction);
+  if (d.memory_fraction > 0) c += " --mem-fraction-static " + num(d.memory_fraction);  // unset: the engine's choice
   // The scenario's chunk is one DP group's budget; SGLang divides the flag by dp_size under DP
   // attention (server_args._handle_data_parallelism), so the flag is the instance-wide budget.
   if (role != "decode") c += " --chunked-prefill-size " + std::to_string(d.chunked_prefill_tokens * dp);
@@ -92,7 +92,7 @@ std::string vllm(const Scenario& s, const std::string& role, const PoolConfig& p
   if (fp8_kv(s)) c += " --kv-cache-dtype fp8";
   if (d.mtp.draft_tokens > 0 && role != "prefill")
     c += " --speculative-config '{\"method\":\"deepseek_mtp\",\"num_speculative_tokens\":" + std::to_string(d.mtp.draft_tokens) + "}'";
-  c += " --gpu-memory-utilization " + num(d.memory_fraction);
+  if (d.memory_fraction > 0) c += " --gpu-memory-utilization " + num(d.memory_fraction);
   if (role != "decode") c += " --max-num-batched-tokens " + std::to_string(d.chunked_prefill_tokens);
   if (role != "prefill" && d.max_decode_batch_per_gpu > 0) c += " --max-num-seqs " + std::to_string(d.max_decode_batch_per_gpu * t);
   if (role != "colocated") c += " --kv-transfer-config '{\"kv_connector\":\"NixlConnector\",\"kv_role\":\"kv_both\"}'";
@@ -117,7 +117,8 @@ std::string trtllm(const Scenario& s, const std::string& role, const PoolConfig&
   yaml = "enable_attention_dp: " + std::string(dp > 1 ? "true" : "false") + "\n";
   if (role != "prefill" && d.max_decode_batch_per_gpu > 0) yaml += "max_batch_size: " + std::to_string(d.max_decode_batch_per_gpu * p.attention_tp) + "\n";
   if (role != "decode") yaml += "max_num_tokens: " + std::to_string(d.chunked_prefill_tokens) + "\nenable_chunked_prefill: true\n";
-  yaml += "kv_cache_config:\n  free_gpu_memory_fraction: " + num(d.memory_fraction) + "\n";
+  if (d.memory_fraction > 0 || fp8_kv(s)) yaml += "kv_cache_config:\n";
+  if (d.memory_fraction > 0) yaml += "  free_gpu_memory_fraction: " + num(d.memory_fraction) + "\n";
   if (fp8_kv(s)) yaml += "  dtype: fp8\n";
   if (d.mtp.draft_tokens > 0 && role != "prefill") yaml += "speculative_config:\n  decoding_type: MTP\n  max_draft_len: " + std::to_string(d.mtp.draft_tokens) + "\n";
   if (p.redundant_experts > 0)

@@ -155,13 +155,30 @@ double MemoryPlan::sessions(double context) const {
   return dp * std::floor(kv_pool / per);
 }
 
+double memory_fraction_of(const Pool& pool) {
+  const Deployment& d = *pool.deployment;
+  if (d.memory_fraction > 0) return d.memory_fraction;
+  AutoFractionInputs in;
+  in.gpu_mib = pool.gpu->usable_memory_bytes() / 1048576.0;
+  in.tp_pp = pool.cfg.instance_gpus();
+  in.dp = pool.dp();
+  // The flag as given: under DP attention SGLang divides --chunked-prefill-size by dp afterwards.
+  in.chunk_flag = d.chunked_prefill_tokens * std::max(1, in.dp);
+  in.graph_max_batch = d.engine.graph_max_batch(pool.gpu->usable_memory_bytes() / 1073741824.0, pool.stage_gpus());
+  in.speculative = pool.with_mtp;
+  in.release = d.engine_version;
+  return d.engine.auto_memory_fraction(in);
+}
+
 MemoryPlan plan_memory(const Pool& pool, double decode_seqs) {
   const ModelArch& m = *pool.model;
   const Deployment& d = *pool.deployment;
   MemoryPlan mp;
   mp.pool = &pool;
   mp.hbm = pool.gpu->usable_memory_bytes();
-  mp.usable = mp.hbm * d.memory_fraction;  // what the engine's memory flag grants (see kv_budget)
+  mp.fraction = memory_fraction_of(pool);
+  mp.fraction_auto = !(d.memory_fraction > 0);
+  mp.usable = mp.hbm * mp.fraction;  // what the engine's memory flag grants (see kv_budget)
   mp.weights = weights_per_gpu(pool);
   mp.dp = pool.cfg.dp_attention();  // every instance's DP groups
   mp.pool_gpus = pool.cfg.gpus;
@@ -201,7 +218,7 @@ MemoryPlan plan_memory(const Pool& pool, double decode_seqs) {
   // Physical memory first: weights and reserves must fit the HBM; the KV pool is what the engine's
   // flag grants, never more than what is physically left.
   const double physical = mp.hbm - mp.weights.total() - mp.reserves();
-  const double granted = kv_budget(d.engine.memory_fraction, mp, d.memory_fraction);
+  const double granted = kv_budget(d.engine.memory_fraction, mp, mp.fraction);
   const double left = std::min(physical, granted);
   mp.kv_pool = std::max(0.0, left);
   mp.shortfall = left < 0 ? -left : 0;

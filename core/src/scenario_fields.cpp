@@ -230,7 +230,7 @@ Deployment read_deployment(Reader& R, const json& o, const std::string& base, in
   d.colocated = read_pool(R, R.object(o, base, "colocated"), base + ".colocated", d.disaggregated ? inactive : cluster);
   d.prefill = read_pool(R, R.object(o, base, "prefill"), base + ".prefill", d.disaggregated ? cluster : inactive);
   d.decode = read_pool(R, R.object(o, base, "decode"), base + ".decode", d.disaggregated ? cluster : inactive);
-  d.memory_fraction = R.number(o, base, "memory_fraction", 0.1, 1.0, false);
+  d.memory_fraction = R.number(o, base, "memory_fraction", 0.1, 1.0, false, true, 0);  // null: the engine's own choice
   d.two_batch_overlap = R.choice(o, base, "two_batch_overlap", {"auto", "on", "off"});
   d.expert_balance = R.number(o, base, "expert_balance", 0.05, 1.0, false, true, 0);
   d.chunked_prefill_tokens = R.integer(o, base, "chunked_prefill_tokens", 256, 1 << 20);

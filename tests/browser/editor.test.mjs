@@ -33,6 +33,23 @@ run('default scenario renders a report without errors', async () => {
   await page.close();
 });
 
+// An empty memory fraction is the engine's automatic choice: the report names the value it used,
+// the field shows "auto", and nothing else in the scenario changes.
+run('clearing the memory fraction takes the engine\'s automatic choice', async () => {
+  const page = await fresh();
+  await page.click('#grp-deployment > summary');
+  await H.nextEval(page, () => page.fill('#f-deployment-memory_fraction', ''));
+  assert.equal(await page.inputValue('#f-deployment-memory_fraction'), '');
+  assert.equal(await page.getAttribute('#f-deployment-memory_fraction', 'placeholder'), 'auto');
+  assert.equal(await page.locator('#error-summary').isHidden(), true);
+  const text = await H.visibleText(page, '#report-panel');
+  assert.match(text, /Memory fraction not set: SGLang's automatic choice 0\.\d{3}/);
+  assertNoBadWords(text);
+  assert.ok(!/\bnull\b/.test(text), 'report shows "null"');
+  await H.assertClean(page, assert);
+  await page.close();
+});
+
 run('without Worker support the core runs on the main thread and the page still works', async () => {
   const p = await H.openPage(env.browser.context, null);
   await p.addInitScript(() => { window.Worker = undefined; });

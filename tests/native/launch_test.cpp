@@ -68,6 +68,16 @@ TEST(Launch, SGLang) {
   EXPECT_TRUE(p.cannot.empty());
 }
 
+// deployment.memory_fraction null: the engine chooses, so no command sets the flag.
+TEST(Launch, UnsetMemoryFractionLeavesTheFlagToTheEngine) {
+  const Scenario s = test::scenario(json{{"hardware", {{"gpu", "h200-141g"}, {"nodes", 1}}},
+                                         {"deployment", {{"memory_fraction", nullptr}, {"colocated", {{"gpus", 8}, {"attention_tp", 8}, {"ep", 1}}}}}});
+  EXPECT_EQ(launch_commands(s, "sglang").commands[0].command,
+            "python -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3 --tp-size 8 --chunked-prefill-size 8192");
+  EXPECT_EQ(launch_commands(s, "vllm").commands[0].command, "vllm serve deepseek-ai/DeepSeek-V3 --tensor-parallel-size 8 --max-num-batched-tokens 8192");
+  EXPECT_EQ(launch_commands(s, "trtllm").commands[0].yaml, "enable_attention_dp: false\nmax_num_tokens: 8192\nenable_chunked_prefill: true\n");
+}
+
 TEST(Launch, VLLM) {
   LaunchPlan p = launch_commands(dp8_ep8(), "vllm");
   EXPECT_EQ(p.commands[0].command,

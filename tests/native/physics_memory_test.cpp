@@ -407,3 +407,49 @@ TEST(PhysicsMemory, A100FortyAndMi325xPresets) {
   const Pool& p325 = mi325.pools.front().pool;
   EXPECT_NEAR(decode_step(p325, 1, 1024).weights / decode_step(p300, 1, 1024).weights, 5.3 / 6.0, 1e-3);
 }
+
+namespace {
+
+// One SGLang/vLLM instance on `gpus` GPUs of `gpu` with deployment.memory_fraction unset (null).
+MemoryPlan auto_plan(const std::string& gpu, int gpus, int tp, const std::string& engine, const std::string& release, int chunk,
+                     const json& fraction = nullptr) {
+  json doc = {{"model", {{"preset", "openai/gpt-oss-120b"}}},
+              {"precision", {{"weights", "mxfp4"}, {"activations", "bf16"}, {"kv_cache", "bf16"}}},
+              {"hardware", {{"gpu", gpu}, {"nodes", 1}, {"gpus_per_node", gpus}}},
+              {"deployment", {{"engine", {{"name", engine}}}, {"memory_fraction", fraction}, {"chunked_prefill_tokens", chunk},
+                              {"colocated", {{"gpus", gpus}, {"attention_tp", tp}, {"ep", 1}}}}},
+              {"reference", {{"preset", "none"}}}};
+  if (!release.empty()) doc["deployment"]["engine"]["version"] = release;
+  return evaluate_scenario(scenario(doc), EvalOptions{1.0, false, 0}).pools.front().plan;
+}
+
+}  // namespace
+
+// Issue 9: a deployment that leaves the memory flag unset runs at the engine's own choice. SGLang
+// from 0.5.3 (PR #10975): (gpu_mem - reserved) / gpu_mem, reserved (MiB) = 512 + 1.5 x max(chunk,
+// 2048) + 2 x cuda_graph_max_bs + 128 x tp x pp, + 3 x and 1.5 x graph batch x dp under DP attention
+// (graph limit above 300), at least 10,240 on a GPU above 60 GiB; through 0.5.2 by tp_size. vLLM's
+// --gpu-memory-utilization and TensorRT-LLM's free_gpu_memory_fraction default to 0.9.
+TEST(PhysicsMemory, UnsetMemoryFractionIsTheEnginesAutomaticChoice) {
+  // H100 (81,559 MiB), TP1, chunk 8192, graph limit 256: 512 + 12,288 + 512 + 128 = 13,440 -> 0.835.
+  const MemoryPlan h100 = auto_plan("h100-80g", 1, 1, "sglang", "", 8192);
+  EXPECT_TRUE(h100.fraction_auto);
+  EXPECT_DOUBLE_EQ(h100.fraction, 0.835);
+  EXPECT_NEAR(h100.usable, 0.835 * 81559.0 * 1048576, 1.0);
+  EXPECT_DOUBLE_EQ(auto_plan("h100-80g", 1, 1, "sglang", "0.5.3rc0", 8192).fraction, 0.835);
+  // H200 (143,771 MiB), TP8 with DP attention DP8, chunk 1,024 per rank (flag 8,192), graph limit 512:
+  // 512 + 12,288 + 1,024 + 1,024 + 3 x 512 x 8 + 1.5 x 512 x 8 = 33,280 -> 0.769.
+  EXPECT_DOUBLE_EQ(auto_plan("h200-141g", 8, 1, "sglang", "0.5.6", 1024).fraction, 0.769);
+  // Through 0.5.2 the table by TP size.
+  EXPECT_DOUBLE_EQ(auto_plan("h100-80g", 1, 1, "sglang", "0.4.9", 8192).fraction, 0.88);
+  EXPECT_DOUBLE_EQ(auto_plan("h200-141g", 8, 8, "sglang", "0.5.2", 8192).fraction, 0.81);
+  // vLLM: 0.9, the same plan as stating it.
+  const MemoryPlan vllm = auto_plan("h100-80g", 1, 1, "vllm", "", 8192);
+  EXPECT_DOUBLE_EQ(vllm.fraction, 0.9);
+  EXPECT_DOUBLE_EQ(vllm.kv_pool, auto_plan("h100-80g", 1, 1, "vllm", "", 8192, 0.9).kv_pool);
+  // A stated fraction is what it says (every link released before keeps its 0.9).
+  const MemoryPlan stated = auto_plan("h100-80g", 1, 1, "sglang", "", 8192, 0.9);
+  EXPECT_FALSE(stated.fraction_auto);
+  EXPECT_DOUBLE_EQ(stated.fraction, 0.9);
+  EXPECT_GT(stated.kv_pool, h100.kv_pool + 0.05 * 81559.0 * 1048576);
+}

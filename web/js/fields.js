@@ -93,7 +93,7 @@ function deploymentFields(prefix) {
     { pool: 'colocated', prefix, when: (d) => get(d, p + 'mode') !== 'disaggregated', fields: pool(prefix, 'colocated') },
     { pool: 'prefill', prefix, when: (d) => get(d, p + 'mode') === 'disaggregated', fields: pool(prefix, 'prefill') },
     { pool: 'decode', prefix, when: (d) => get(d, p + 'mode') === 'disaggregated', fields: pool(prefix, 'decode') },
-    { path: p + 'memory_fraction', type: 'number', label: L('Memory fraction (0.1–1)', '可用显存比例（0.1–1）'), unit: U.frac, wide: true },
+    { path: p + 'memory_fraction', type: 'number', nullable: true, nullText: 'auto', label: L('Memory fraction (0.1–1)', '可用显存比例（0.1–1）'), unit: U.frac, wide: true },
     { path: p + 'two_batch_overlap', type: 'select', options: ['auto', 'on', 'off'],
       optionLabels: { auto: L('auto', '自动'), on: L('on', '开'), off: L('off', '关') }, label: L('Two-batch overlap', '双批次重叠 (TBO)') },
     { path: p + 'expert_balance', type: 'number', nullable: true, nullText: 'auto', label: L('Expert load balance (mean / max per EP rank)', '专家负载均衡度（EP 各卡均值 / 最大值）'), unit: L('0.05–1', '0.05–1'), wide: true },

@@ -37,9 +37,37 @@ struct EngineKernel {
   double gemm = 1.0, attention = 1.0, hbm = 1.0;  // multipliers on the GPU family's efficiencies
 };
 
+// The memory fraction an engine chooses when its flag is not given (deployment.memory_fraction null).
+// Either a constant (vLLM's and TensorRT-LLM's 0.9), or SGLang's rule: by tensor-parallel size up to
+// a release, then (GPU memory - reserved) / GPU memory with the reserve in MiB summed from the chunk,
+// the CUDA-graph batch limit, the parallel size, DP attention and speculative decoding.
+struct AutoMemoryFraction {
+  double fixed = 0.9;
+  bool reserve_rule = false;
+  double base_mib = 0, per_chunk_token_mib = 0, min_chunk_tokens = 0, per_graph_batch_mib = 0, per_gpu_mib = 0;
+  double dp_per_graph_batch_mib = 0, dp_large_graph_above = 0, dp_large_per_graph_batch_mib = 0;
+  double floor_above_mib = 0, floor_mib = 0, speculative_mib = 0;
+  char by_tp_through[16] = {};  // releases at or before it use by_tp (largest tp first); "" = none known
+  double by_tp[6][2] = {};
+  int n_by_tp = 0;
+};
+
+// What the automatic rule depends on, for one instance.
+struct AutoFractionInputs {
+  double gpu_mib = 0;       // the device memory the engine reads (nvidia-smi total, MiB)
+  int tp_pp = 1;            // GPUs of one instance (tp_size x pp_size)
+  int dp = 1;               // DP-attention ranks of one instance (1: no DP attention)
+  int chunk_flag = 8192;    // --chunked-prefill-size as given (before the engine divides it by dp)
+  int graph_max_batch = 0;  // the engine's CUDA-graph batch limit on this GPU
+  bool speculative = false; // MTP / EAGLE drafts
+  std::string release;      // deployment.engine.version ("" = the current rule)
+};
+
 struct Engine {
   std::string id, name, memory_flag;
   MemoryFraction memory_fraction = MemoryFraction::WeightsKv;
+  AutoMemoryFraction auto_fraction;
+  double auto_memory_fraction(const AutoFractionInputs& in) const;
   bool first_token_decode_step = false;  // the first token comes out of the prefill pass
   int max_running_requests = 4096;
   int spec_max_running_requests = 0;  // the default limit with speculative decoding (0: unchanged)

@@ -47,9 +47,15 @@ WeightBytes weights_per_gpu(const Pool& pool);
 // padded); 1 otherwise. The same padded weights are what every step reads.
 double marlin_padding(const Pool& pool, int moe_tp);
 
+// The memory fraction the pool runs at: the scenario's deployment.memory_fraction, or when it is
+// unset (0) the engine's automatic choice for this pool's GPU, parallel layout and chunk.
+double memory_fraction_of(const Pool& pool);
+
 struct MemoryPlan {
   double hbm = 0;          // GPU memory (bytes)
   double usable = 0;       // hbm x memory_fraction
+  double fraction = 0;     // the memory fraction in force (the scenario's, or the engine's automatic one)
+  bool fraction_auto = false;  // the engine chose it (deployment.memory_fraction unset)
   WeightBytes weights;
   double activations = 0;  // peak activation workspace of one forward pass
   double ep_buffers = 0;   // DeepEP dispatch/combine buffers (low-latency for decode, normal for prefill)

@@ -74,7 +74,7 @@ struct Slo {
 struct Deployment {
   bool disaggregated = false;
   PoolConfig colocated, prefill, decode;
-  double memory_fraction = 0.9;
+  double memory_fraction = 0.9;  // 0: unset, the engine's automatic choice (memory_fraction_of)
   std::string two_batch_overlap = "auto";  // "on" | "off" | "auto"
   // Expert-parallel load balance: mean / max tokens per EP rank (1 = perfect). 0 = automatic:
   // 1 without EP, 0.8 with redundant experts (EPLB), 0.7 without.
