@@ -180,7 +180,7 @@ double Engine::auto_memory_fraction(const AutoFractionInputs& in) const {
     for (int i = 0; i < a.n_by_tp; ++i)
       if (in.tp_pp >= a.by_tp[i][0]) return a.by_tp[i][1];
   if (!a.reserve_rule || in.gpu_mib <= 0) return a.fixed;
-  double r = a.base_mib + std::max<double>(in.chunk_flag, a.min_chunk_tokens) * a.per_chunk_token_mib;
+  double r = a.base_mib + std::max(in.chunk_flag, a.min_chunk_tokens) * a.per_chunk_token_mib;
   r += in.graph_max_batch * a.per_graph_batch_mib + in.tp_pp * a.per_gpu_mib;
   if (in.dp > 1) {
     r += in.graph_max_batch * in.dp * a.dp_per_graph_batch_mib;

@@ -57,7 +57,7 @@ struct AutoFractionInputs {
   double gpu_mib = 0;       // the device memory the engine reads (nvidia-smi total, MiB)
   int tp_pp = 1;            // GPUs of one instance (tp_size x pp_size)
   int dp = 1;               // DP-attention ranks of one instance (1: no DP attention)
-  int chunk_flag = 8192;    // --chunked-prefill-size as given (before the engine divides it by dp)
+  double chunk_flag = 8192; // --chunked-prefill-size as given (before the engine divides it by dp)
   int graph_max_batch = 0;  // the engine's CUDA-graph batch limit on this GPU
   bool speculative = false; // MTP / EAGLE drafts
   std::string release;      // deployment.engine.version ("" = the current rule)
