@@ -191,7 +191,9 @@ double Engine::auto_memory_fraction(const AutoFractionInputs& in) const {
   return std::clamp(std::round((in.gpu_mib - r) / in.gpu_mib * 1000.0) / 1000.0, 0.1, 1.0);
 }
 
-int Engine::eager_decode_above(const Gpu& g, int tp) const { return eager_above_graph ? graph_max_batch(gib(g), tp) : 0; }
+int Engine::graph_max_batch(const Gpu& g, int tp) const { return graph_max_batch(gib(g), tp); }
+
+int Engine::eager_decode_above(const Gpu& g, int tp) const { return eager_above_graph ? graph_max_batch(g, tp) : 0; }
 
 void select_for_gpu(Engine& e, const Gpu& g) {
   // vLLM's defaults by device: >= 70 GiB and not an A100 -> 1024 sequences, else 256.

@@ -164,7 +164,7 @@ double memory_fraction_of(const Pool& pool) {
   in.dp = pool.dp();
   // The flag as given: under DP attention SGLang divides --chunked-prefill-size by dp afterwards.
   in.chunk_flag = static_cast<double>(d.chunked_prefill_tokens) * std::max(1, in.dp);
-  in.graph_max_batch = d.engine.graph_max_batch(pool.gpu->usable_memory_bytes() / 1073741824.0, pool.stage_gpus());
+  in.graph_max_batch = d.engine.graph_max_batch(*pool.gpu, pool.stage_gpus());
   in.speculative = pool.with_mtp;
   in.release = d.engine_version;
   return d.engine.auto_memory_fraction(in);

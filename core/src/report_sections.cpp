@@ -123,11 +123,13 @@ void add_memory(Report& r, const Ctx& c) {
                  "GB = 1e9 字节。预留按各池实际批大小计算（工作点的 decode 批、prefill 分块）。");
     if (!ev.pools.empty() && ev.pools.front().plan.fraction_auto) {
       std::string f;
-      for (const auto& pe : ev.pools) f += (f.empty() ? "" : " / ") + b.num(pe.plan.fraction, 3);
+      bool low = false;  // the engine's reserve leaves less than half of the memory on some pool
+      for (const auto& pe : ev.pools) {
+        f += (f.empty() ? "" : " / ") + b.num(pe.plan.fraction, 3);
+        low = low || pe.plan.fraction < 0.5;
+      }
       t.note += std::string(b.t(" Memory fraction not set: ", "未设置显存比例：")) + s.deployment.engine.name + b.t("'s automatic choice ", " 的自动取值 ") + f + b.t(" (", "（") +
                 s.deployment.engine.memory_flag + b.t(" as the engine sets it for this GPU, parallel layout and chunk).", "，引擎按本 GPU、并行布局与分块自动设定）。");
-      bool low = false;
-      for (const auto& pe : ev.pools) low = low || pe.plan.fraction < 0.5;
       if (low)
         t.note += b.t(" At this layout the engine's reserve (it grows with the chunk flag, the CUDA-graph batch and DP attention) leaves too little: state the memory fraction.",
                       "此布局下引擎的预留（随分块参数、CUDA Graph 批大小与 DP 注意力增长）所剩无几：请设置显存比例。");

@@ -90,6 +90,7 @@ struct Engine {
   // (when eager_above_graph: the Python engines; TensorRT-LLM's is not modelled so).
   bool eager_above_graph = false;
   int graph_max_batch(double gpu_gib, int tp) const;
+  int graph_max_batch(const Gpu& g, int tp) const;  // on GPU `g` (the memory the engine reads)
   // The decode batch above which this engine launches eagerly on GPU `g` at tensor-parallel size
   // `tp`; 0 when it is not modelled to (eager_above_graph false).
   int eager_decode_above(const Gpu& g, int tp) const;
