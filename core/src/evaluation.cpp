@@ -103,7 +103,7 @@ StepParts full_prefill_pass(const PoolEval& pe, const LengthDist& in, double sca
   const double chunk = pe.pool.deployment->chunked_prefill_tokens;
   const double seqs = std::max(1.0, chunk / in.mean());
   const double work = chunk * in.second_moment() / (2.0 * in.mean());
-  return prefill_pass(pe.pool, chunk, seqs, work, cut_prefix(in, chunk), scale);
+  return pool_prefill_pass(pe, chunk, seqs, work, cut_prefix(in, chunk), scale);
 }
 
 double pool_tokens_per_step(const PoolEval& pe) { return pe.pool.with_mtp ? tokens_per_step(pe.pool.deployment->mtp) : 1.0; }
@@ -115,11 +115,11 @@ double tpot_of_step(double step_total, double per_step, double prefill_share) {
 
 // decode_step() through the pool's memo (a pure function of these arguments for one pool).
 StepParts memo_decode_step(const PoolEval& pe, double seqs, double context, double scale) {
-  if (!pe.decode_memo) return decode_step(pe.pool, seqs, context, scale);
+  if (!pe.decode_memo) return pe.consts ? decode_step(pe.pool, *pe.consts, seqs, context, scale) : decode_step(pe.pool, seqs, context, scale);
   const auto key = std::make_tuple(seqs, context, scale);
   const auto it = pe.decode_memo->find(key);
   if (it != pe.decode_memo->end()) return it->second;
-  StepParts s = decode_step(pe.pool, seqs, context, scale);
+  StepParts s = pe.consts ? decode_step(pe.pool, *pe.consts, seqs, context, scale) : decode_step(pe.pool, seqs, context, scale);
   if (pe.decode_memo->size() < 4096) pe.decode_memo->emplace(key, s);
   return s;
 }
@@ -263,6 +263,7 @@ bool evaluate_capacity(Evaluation& ev, const EvalOptions& o) {
   for (auto& pe : ev.pools) {
     bind(pe, s, s.deployment, s.precision, s.gpu);
     pe.gemm_bound = block_fp8_bound(pe.pool);
+    pe.consts = std::make_shared<const StepConsts>(step_consts(pe.pool));
   }
   const Workload& w = s.workload;
   ev.input = cached_length_dist(w.input_tokens, w.input_tokens_max);
@@ -296,6 +297,7 @@ bool evaluate_capacity(Evaluation& ev, const EvalOptions& o) {
   }
 
   // Largest in-flight batch per DP group allowed by KV (per GPU pool / per-session bytes).
+  double kv_dec = -1;  // kv_limit(dec) for the decode pool's current plan (-1: not computed yet)
   auto kv_limit = [&](const PoolEval& pe) {
     const double per = pe.plan.session_bytes(ev.running_context);
     return pe.plan.fits() && per > 0 ? std::floor(pe.plan.kv_pool / per) : 0.0;
@@ -318,7 +320,8 @@ bool evaluate_capacity(Evaluation& ev, const EvalOptions& o) {
   // `known_ok` / `known_bad`: batches already known to meet / miss the limit at this share (from
   // the bisection's neighbours: a larger share allows no larger batch), so the search starts there.
   auto best_batch = [&](double share, Bound& limit, double known_ok, double known_bad) {
-    const double kv = kv_limit(dec);
+    if (kv_dec < 0) kv_dec = kv_limit(dec);
+    const double kv = kv_dec;
     const double cap = cap_b * dec.pool.cfg.pp;
     double hi = std::min(kv, cap);
     limit = kv <= cap ? Bound::Kv : Bound::Cap;
@@ -365,7 +368,7 @@ bool evaluate_capacity(Evaluation& ev, const EvalOptions& o) {
     decode_capacity(0, p, limit);
     if (p.in_flight > 0) {
       const double b = p.in_flight / dec.pool.cfg.pp;
-      if (std::fabs(b - kDefaultDecodeBatch) > 0.5) dec.plan = plan_memory(dec.pool, b);
+      if (std::fabs(b - kDefaultDecodeBatch) > 0.5) dec.plan = plan_memory(dec.pool, b), kv_dec = -1;
     }
   }
   ev.tpot_feasible = tpot_limit <= 0 || decode_at(dec, 1, ev.running_context, share_at(0), scale).tpot_s <= tpot_limit;
@@ -501,7 +504,7 @@ void evaluate_at_load(Evaluation& ev, const EvalOptions& o) {
       const auto key = std::make_tuple(pw.tokens, pw.seqs, pw.attn_work, pw.prefix);
       if (auto it = memo.find(key); it != memo.end()) return it->second;
       // Colocated: every chunked-prefill iteration also runs the decode batch.
-      const double t = prefill_pass(pre.pool, pw.tokens, std::max(1.0, pw.seqs), pw.attn_work, pw.prefix, scale).total + decode_step_s;
+      const double t = pool_prefill_pass(pre, pw.tokens, std::max(1.0, pw.seqs), pw.attn_work, pw.prefix, scale).total + decode_step_s;
       if (memo.size() < 4096) memo.emplace(key, t);
       return t;
     };

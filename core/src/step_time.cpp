@@ -36,56 +36,84 @@ GemmBound block_fp8_bound(const Pool& p) {
 }
 
 namespace {
+// Kernels one decoder layer launches (each has a fixed minimum duration however small its work):
+// two norms; attention projections, RoPE and the attention kernel (MLA: q_a/kv_a, two norms, q_b,
+// the two absorbed BMMs); the FFN (dense: gate_up, activation, down; MoE: router, top-k, token
+// sort, two grouped GEMMs, activation, combine, plus a shared expert's three); one activation
+// quantization per GEMM with 8-bit activations. Source: SGLang/vLLM decoder-layer forward paths.
+double kernels_per_layer(const ModelArch& m, bool moe, bool quant) {
+  const bool mla = m.attention == AttentionType::MLA;
+  double attn = mla ? 9 : 4 + (m.qk_norm ? 1 : 0), gemms = mla ? 5 : 2;
+  double ffn = 3;
+  if (moe) {
+    ffn = 7 + (m.shared_experts > 0 ? 3 : 0);
+    gemms += 3 + (m.shared_experts > 0 ? 2 : 0);
+  } else {
+    gemms += 2;
+  }
+  return 2 + attn + ffn + (quant ? gemms : 0);
+}
+}  // namespace
 
-struct Ctx {
+// The pool's constants (step_time.hpp): what every forward pass of the pool shares.
+StepConsts step_consts(const Pool& p) {
+  StepConsts k;
+  const ModelArch& m = *p.model;
+  const Gpu& g = *p.gpu;
+  const Efficiency& e = g.eff;
+  k.t = p.cfg.attention_tp, k.moe_tp = p.cfg.moe_tp(), k.ep = p.cfg.ep, k.dp = p.dp();
+  k.nvl = p.nvlink_gpus(), k.domains = p.stage_domains(), k.stage_gpus = p.stage_gpus();
+  const EngineKernel& ek = p.deployment->engine.kernel;
+  k.hbm = g.hbm_bytes_s * std::min(0.98, e.hbm * ek.hbm);
+  k.hbm_kv = g.hbm_bytes_s * std::min(0.98, e.attention_hbm * ek.hbm);
+  DType compute = DType::BF16;
+  std::string a, b;
+  if (!gemm_dtype(p.precision->weights, p.precision->activations, compute, a, b)) compute = DType::BF16;
+  double peak = g.peak(compute);
+  if (peak <= 0) peak = g.bf16_flops;
+  k.gemm_peak = peak * std::min(0.98, e.gemm * ek.gemm);
+  // Grouped expert GEMMs run the engine's MoE kernels, not cuBLAS: their own factor per engine.
+  // Source: engine profiles (core/data/engines.json moe_gemm), fitted on each engine's MoE figures.
+  k.moe_peak = peak * std::min(0.98, e.gemm * ek.gemm * p.deployment->engine.overheads.moe_gemm);
+  const GemmBound bound = block_fp8_bound(p);
+  if (bound.flops_s > 0 && bound.dense) k.gemm_peak = std::min(k.gemm_peak, bound.flops_s);
+  if (bound.flops_s > 0 && bound.experts) k.moe_peak = std::min(k.moe_peak, bound.flops_s);
+  // Attention core in BF16, or in 8 bits when both the KV cache and the activations are 8-bit and
+  // the GPU has 8-bit tensor cores. Source: FlashAttention-3 FP8 (Shah et al. 2024); FlashMLA FP8 KV.
+  const DType kv = p.precision->kv_cache, act = p.precision->activations;
+  k.act8 = act == DType::FP8 || act == DType::INT8;
+  const bool attn8 = (kv == DType::FP8 || kv == DType::INT8) && k.act8 && g.peak(act) > 0;
+  k.attn_peak = (attn8 ? g.peak(act) : g.bf16_flops) * std::min(0.98, e.attention * ek.attention);
+  k.wq = weight_bytes(p.precision->weights, p.precision->group_size);
+  k.imbalance = 1.0 / p.deployment->balance(k.ep, p.cfg.redundant_experts);
+  k.expert_pad = marlin_padding(p, k.moe_tp);
+  k.attn_wbytes = p.precision->hp_attention ? 2.0 : k.wq;
+  const int pp = p.cfg.pp;
+  k.stage_layers = std::ceil(static_cast<double>(m.layers) / pp);
+  k.stage_moe = m.moe_layers() > 0 ? std::ceil(static_cast<double>(m.moe_layers()) / pp) : 0;
+  k.stage_dense = std::max(0.0, std::min(static_cast<double>(m.dense_layers()), k.stage_layers - k.stage_moe));
+  const AttentionSplit as = attention_split(m);
+  k.attn_replicated = as.replicated, k.attn_split = as.split;
+  k.kv_layer = kv_bytes_per_token_layer(m, kv, k.t);
+  k.local_slots = p.local_expert_slots();
+  k.moe = m.is_moe();
+  const double moe_share = m.layers > 0 ? static_cast<double>(m.moe_layers()) / m.layers : 0.0;
+  k.kernels_per_layer = moe_share * kernels_per_layer(m, true, k.act8) + (1 - moe_share) * kernels_per_layer(m, false, k.act8);
+  k.graph_limit = p.deployment->engine.eager_decode_above(g, k.stage_gpus);
+  const std::string& mode = p.deployment->two_batch_overlap;
+  k.overlap = mode == "on" ? 1 : mode == "auto" ? 2 : 0;
+  return k;
+}
+
+namespace {
+
+// A pool, its constants and the references the step functions read.
+struct Ctx : StepConsts {
   const Pool& pool;
   const ModelArch& m;
   const Gpu& g;
   const Efficiency& e;
-  double hbm;       // achieved bytes/s (weights, activations)
-  double hbm_kv;    // achieved bytes/s of the attention core's KV reads
-  double gemm_peak; // achieved FLOP/s for GEMMs in the compute format
-  double moe_peak;  // the same for the routed experts' grouped GEMMs (the engine's MoE kernels)
-  double attn_peak; // achieved FLOP/s for the attention core (BF16)
-  double wq;        // bytes per quantized weight
-  double attn_wbytes;
-  int t, moe_tp, ep, dp;
-  int nvl, domains;  // GPUs one NVLink domain joins; domains one pipeline stage spans
-  double imbalance;  // max / mean tokens per EP rank (the busiest rank sets the layer's time)
-  double expert_pad; // routed-expert bytes as loaded / as in the checkpoint (Marlin padding)
-  double stage_layers, stage_moe, stage_dense;
-  explicit Ctx(const Pool& p)
-      : pool(p), m(*p.model), g(*p.gpu), e(p.gpu->eff), t(p.cfg.attention_tp), moe_tp(p.cfg.moe_tp()), ep(p.cfg.ep), dp(p.dp()),
-        nvl(p.nvlink_gpus()), domains(p.stage_domains()) {
-    const EngineKernel& k = p.deployment->engine.kernel;
-    hbm = g.hbm_bytes_s * std::min(0.98, e.hbm * k.hbm);
-    hbm_kv = g.hbm_bytes_s * std::min(0.98, e.attention_hbm * k.hbm);
-    DType compute = DType::BF16;
-    std::string a, b;
-    if (!gemm_dtype(p.precision->weights, p.precision->activations, compute, a, b)) compute = DType::BF16;
-    double peak = g.peak(compute);
-    if (peak <= 0) peak = g.bf16_flops;
-    gemm_peak = peak * std::min(0.98, e.gemm * k.gemm);
-    // Grouped expert GEMMs run the engine's MoE kernels, not cuBLAS: their own factor per engine.
-    // Source: engine profiles (core/data/engines.json moe_gemm), fitted on each engine's MoE figures.
-    moe_peak = peak * std::min(0.98, e.gemm * k.gemm * p.deployment->engine.overheads.moe_gemm);
-    const GemmBound bound = block_fp8_bound(p);
-    if (bound.flops_s > 0 && bound.dense) gemm_peak = std::min(gemm_peak, bound.flops_s);
-    if (bound.flops_s > 0 && bound.experts) moe_peak = std::min(moe_peak, bound.flops_s);
-    // Attention core in BF16, or in 8 bits when both the KV cache and the activations are 8-bit and
-    // the GPU has 8-bit tensor cores. Source: FlashAttention-3 FP8 (Shah et al. 2024); FlashMLA FP8 KV.
-    const DType kv = p.precision->kv_cache, act = p.precision->activations;
-    const bool attn8 = (kv == DType::FP8 || kv == DType::INT8) && (act == DType::FP8 || act == DType::INT8) && g.peak(act) > 0;
-    attn_peak = (attn8 ? g.peak(act) : g.bf16_flops) * std::min(0.98, e.attention * k.attention);
-    wq = weight_bytes(p.precision->weights, p.precision->group_size);
-    imbalance = 1.0 / p.deployment->balance(ep, p.cfg.redundant_experts);
-    expert_pad = marlin_padding(p, moe_tp);
-    attn_wbytes = p.precision->hp_attention ? 2.0 : wq;
-    const int pp = p.cfg.pp;
-    stage_layers = std::ceil(static_cast<double>(m.layers) / pp);
-    stage_moe = m.moe_layers() > 0 ? std::ceil(static_cast<double>(m.moe_layers()) / pp) : 0;
-    stage_dense = std::max(0.0, std::min(static_cast<double>(m.dense_layers()), stage_layers - stage_moe));
-  }
+  Ctx(const Pool& p, const StepConsts& k) : StepConsts(k), pool(p), m(*p.model), g(*p.gpu), e(p.gpu->eff) {}
 };
 
 // Books one operation: time = max(memory, compute); the larger side takes the time.
@@ -106,7 +134,11 @@ struct Booker {
     if (attention_core) s.attention_flops += flops;
     else s.gemm_flops += flops;
     // With two micro-batches each reads the weights and half of the data and does half the FLOPs.
-    const double mem_w = weight_bytes / hbm, mem_d = data_bytes / halves / hbm, comp = flops / halves / peak;
+    // (Zero sides and halves == 1 skip their divisions: the same numbers, bit for bit, fewer divides.)
+    const bool one = halves == 1.0;
+    const double mem_w = weight_bytes != 0 ? weight_bytes / hbm : 0.0;
+    const double mem_d = data_bytes != 0 ? (one ? data_bytes : data_bytes / halves) / hbm : 0.0;
+    const double comp = flops != 0 ? (one ? flops : flops / halves) / peak : 0.0;
     // Loads and math overlap imperfectly near the ridge point: a smooth roofline (L2 norm of the two
     // sides) instead of their max. It equals the larger side far from the ridge and is sqrt(2) x at
     // it. Source: measured GEMM throughput vs arithmetic intensity (e.g. NVIDIA "Matrix
@@ -116,9 +148,12 @@ struct Booker {
     if (comp >= mem) {
       (attention_core ? s.attention : s.gemm) += t;
     } else {
-      // Memory-bound: split the time between weight and data traffic in proportion.
-      s.weights += t * (mem_w / mem);
-      (data_is_kv ? s.kv : s.elementwise) += t * (mem_d / mem);
+      // Memory-bound: split the time between weight and data traffic in proportion (a side alone
+      // takes all of it: x / x is exactly 1).
+      double& data = data_is_kv ? s.kv : s.elementwise;
+      if (mem_d == 0) s.weights += t;
+      else if (mem_w == 0) data += t;
+      else s.weights += t * (mem_w / mem), data += t * (mem_d / mem);
     }
   }
 };
@@ -156,9 +191,9 @@ void ep_comm(const Ctx& c, StepParts& s, double tokens, double layers, bool low_
   const double H = static_cast<double>(c.m.hidden);
   const double k = c.m.experts_per_tok;
   // FP8 dispatch carries one fp32 scale per 128 values; BF16 otherwise. Combine is BF16.
-  const bool fp8 = c.pool.precision->activations == DType::FP8 || c.pool.precision->activations == DType::INT8;
+  const bool fp8 = c.act8;
   const double bytes_tok = H * (fp8 ? 1.0 + 4.0 / 128.0 : 2.0) + H * 2.0;
-  const int stage = c.pool.stage_gpus();
+  const int stage = c.stage_gpus;
   const int nodes = c.domains;
   const double local_frac = std::min(1.0, static_cast<double>(c.nvl) / stage);
   double rdma_bytes = 0, nvl_bytes = 0;
@@ -214,14 +249,13 @@ void layers_compute(const Ctx& c, Booker& b, double n, double seqs, double conte
                     double layer_count, double moe_count, double dense_count, bool lm_head_all_tokens, double prefix = 0) {
   const ModelArch& m = c.m;
   const double H = static_cast<double>(m.hidden);
-  const AttentionSplit a = attention_split(m);
   // Attention projections: 2 FLOPs per multiply-accumulate. Source: ESTIMATOR-NOTES §4.
-  const double attn_params = a.replicated + a.split / c.t;
+  const double attn_params = c.attn_replicated + c.attn_split / c.t;
   b.op(attn_params * c.attn_wbytes * layer_count, 0, false, 2.0 * n * attn_params * layer_count, c.gemm_peak, false, c.hbm);
 
   // Attention core.
   const double heads = static_cast<double>(m.heads) / c.t;
-  const double kv_layer = kv_bytes_per_token_layer(m, c.pool.precision->kv_cache, c.t);
+  const double kv_layer = c.kv_layer;
   const double sliding = std::min(layer_count, static_cast<double>(m.sliding_layers()) * layer_count / m.layers);
   const double full = layer_count - sliding;
   auto eff_ctx = [&](double ctx, bool slide) {
@@ -270,7 +304,7 @@ void layers_compute(const Ctx& c, Booker& b, double n, double seqs, double conte
     const double N = n * c.dp;
     const double rows_per_slot = N * m.experts_per_tok / slots * c.imbalance;  // on the busiest rank
     const double p_active = 1.0 - std::pow(1.0 - static_cast<double>(m.experts_per_tok) / m.routed_experts, N * m.routed_experts / slots);
-    const double local = c.pool.local_expert_slots();
+    const double local = c.local_slots;
     // The kernel streams and multiplies the experts as loaded (padded for Marlin; memory_plan.hpp).
     const double expert_w = 3.0 * H * static_cast<double>(m.moe_intermediate) / c.moe_tp * c.expert_pad;
     b.op(local * p_active * expert_w * c.wq * moe_count, local * rows_per_slot * 2.0 * m.moe_intermediate / c.moe_tp * 2.0 * 3.0 * moe_count,
@@ -311,23 +345,6 @@ void comm(const Ctx& c, StepParts& s, double n, bool low_latency, double moe_lay
   }
 }
 
-// Kernels one decoder layer launches (each has a fixed minimum duration however small its work):
-// two norms; attention projections, RoPE and the attention kernel (MLA: q_a/kv_a, two norms, q_b,
-// the two absorbed BMMs); the FFN (dense: gate_up, activation, down; MoE: router, top-k, token
-// sort, two grouped GEMMs, activation, combine, plus a shared expert's three); one activation
-// quantization per GEMM with 8-bit activations. Source: SGLang/vLLM decoder-layer forward paths.
-double kernels_per_layer(const ModelArch& m, bool moe, bool quant) {
-  const bool mla = m.attention == AttentionType::MLA;
-  double attn = mla ? 9 : 4 + (m.qk_norm ? 1 : 0), gemms = mla ? 5 : 2;
-  double ffn = 3;
-  if (moe) {
-    ffn = 7 + (m.shared_experts > 0 ? 3 : 0);
-    gemms += 3 + (m.shared_experts > 0 ? 2 : 0);
-  } else {
-    gemms += 2;
-  }
-  return 2 + attn + ffn + (quant ? gemms : 0);
-}
 
 // The engine's serial CPU time per forward pass before its kernels (scheduling, sampling), on this
 // platform's launch scale. Source: engine profiles (core/data/engines.json), fitted per engine.
@@ -341,10 +358,7 @@ double pass_cpu(const Ctx& c, bool prefill) {
 // Source: engine profiles (core/data/engines.json), fitted per engine on published measurements.
 double step_overhead(const Ctx& c, double layers, bool prefill) {
   const EngineOverheads& o = c.pool.deployment->engine.overheads;
-  const ModelArch& m = c.m;
-  const bool quant = c.pool.precision->activations == DType::FP8 || c.pool.precision->activations == DType::INT8;
-  const double moe_share = m.layers > 0 ? static_cast<double>(m.moe_layers()) / m.layers : 0.0;
-  const double kernels = layers * (moe_share * kernels_per_layer(m, true, quant) + (1 - moe_share) * kernels_per_layer(m, false, quant));
+  const double kernels = layers * c.kernels_per_layer;
   return pass_cpu(c, prefill) + kernels * (prefill ? o.prefill_kernel_us : o.kernel_us) * 1e-6 * c.e.launch_scale;
 }
 
@@ -366,7 +380,6 @@ void classify(StepParts& s) {
 // Runs one forward with or without two-batch overlap and keeps the faster (or the one asked for).
 template <class Fill>
 StepParts forward(const Ctx& c, Fill fill, double overhead, double time_scale, bool low_latency, double launches = 0) {
-  const std::string mode = c.pool.deployment->two_batch_overlap;
   // Totals of one tally: compute, exposed communication and overhead.
   auto finish = [&](StepParts& s, bool tbo) {
     s.tbo = tbo;
@@ -388,9 +401,9 @@ StepParts forward(const Ctx& c, Fill fill, double overhead, double time_scale, b
     if (launches > 0) s.overhead += std::max(0.0, launches - s.compute_total - s.exposed_comm);
     s.total = s.compute_total + s.exposed_comm + s.overhead;
   };
-  const bool can_overlap = c.m.is_moe() && c.ep > 1;
-  const bool both = mode == "auto" && can_overlap;
-  const bool only_tbo = mode == "on" && can_overlap;
+  const bool can_overlap = c.moe && c.ep > 1;
+  const bool both = c.overlap == 2 && can_overlap;
+  const bool only_tbo = c.overlap == 1 && can_overlap;
   StepParts plain, tbo;
   Booker b{{only_tbo ? &tbo : &plain, &tbo}, {only_tbo ? 2.0 : 1.0, 2.0}, both ? 2 : 1};
   fill(b, only_tbo ? tbo : plain);
@@ -415,7 +428,11 @@ StepParts forward(const Ctx& c, Fill fill, double overhead, double time_scale, b
 }  // namespace
 
 StepParts decode_step(const Pool& pool, double seqs, double context, double time_scale) {
-  Ctx c(pool);
+  return decode_step(pool, step_consts(pool), seqs, context, time_scale);
+}
+
+StepParts decode_step(const Pool& pool, const StepConsts& k, double seqs, double context, double time_scale) {
+  const Ctx c(pool, k);
   const Mtp& mtp = pool.deployment->mtp;
   const int d = pool.with_mtp ? mtp.draft_tokens : 0;
   const double n = seqs * (1 + d);  // tokens verified per step
@@ -426,7 +443,7 @@ StepParts decode_step(const Pool& pool, double seqs, double context, double time
   // prefill pass, overlapping the GPU's own work. Source: SGLang CudaGraphRunner.can_run (bs <=
   // cuda_graph_max_bs); vLLM V1 max_cudagraph_capture_size (min(2 x max_num_seqs, 512)).
   // Each kernel keeps its fixed GPU-side duration; the CPU's launches show where they outrun the GPU.
-  const int graph_limit = eng.eager_decode_above(c.g, pool.stage_gpus());
+  const int graph_limit = c.graph_limit;
   const bool eager = graph_limit > 0 && n > graph_limit;
   const double overhead = step_overhead(c, c.stage_layers, false) + per_seq;
   const double launches = eager ? step_overhead(c, c.stage_layers, true) - pass_cpu(c, true) : 0.0;
@@ -461,7 +478,12 @@ StepParts decode_step(const Pool& pool, double seqs, double context, double time
 }
 
 StepParts prefill_pass(const Pool& pool, double tokens, double seqs, double attn_work, double prefix, double time_scale) {
-  Ctx c(pool);
+  return prefill_pass(pool, step_consts(pool), tokens, seqs, attn_work, prefix, time_scale);
+}
+
+StepParts prefill_pass(const Pool& pool, const StepConsts& k, double tokens, double seqs, double attn_work, double prefix,
+                       double time_scale) {
+  const Ctx c(pool, k);
   // The per-pass CPU cost (scheduling) is serial; the kernel launches overlap the GPU's work, except
   // behind expert parallelism: a normal-mode all-to-all makes the CPU wait for each MoE layer's
   // receive counts (to size its buffers), so the launches after it cannot run ahead.
@@ -481,7 +503,7 @@ StepParts prefill_pass(const Pool& pool, double tokens, double seqs, double attn
 }
 
 A2ATime ep_low_latency_time(const Pool& pool, double tokens_per_gpu) {
-  Ctx c(pool);
+  const Ctx c(pool, step_consts(pool));
   const double H = static_cast<double>(c.m.hidden);
   const double k = c.m.experts_per_tok;
   const int stage = pool.stage_gpus();

@@ -22,7 +22,7 @@ double group_prefill_s(const Evaluation& ev, double seqs, double len, double per
   const double passes = std::max(1.0, std::ceil(tokens / chunk));
   const double work = seqs * len * len / 2.0;
   const double prefix = passes > 1 ? cut_prefix_fixed(len, chunk) : 0.0;
-  const StepParts p = prefill_pass(pre.pool, tokens / passes, std::max(1.0, seqs / passes), work / passes, prefix, ev.time_scale);
+  const StepParts p = pool_prefill_pass(pre, tokens / passes, std::max(1.0, seqs / passes), work / passes, prefix, ev.time_scale);
   return passes * (p.total + per_pass);
 }
 

@@ -19,12 +19,21 @@ struct PoolEval {
   Pool pool;
   MemoryPlan plan;
   GemmBound gemm_bound;  // block-scaled FP8 GEMMs bound per SM (the report names it)
+  // The pool's step constants (step_time.hpp), computed once when the pool is bound; shared by
+  // copies of the evaluation (the pool they describe is the same).
+  std::shared_ptr<const StepConsts> consts;
   // Decode steps already computed for this pool, by (sequences, context, time scale): the capacity
   // and load searches ask for the same points many times. Shared by copies of the evaluation (the
   // pool they describe is the same); a new evaluation starts a new one.
   using StepMemo = std::map<std::tuple<double, double, double>, StepParts>;
   std::shared_ptr<StepMemo> decode_memo = std::make_shared<StepMemo>();
 };
+
+// prefill_pass() of a bound pool, with its constants when it has them.
+inline StepParts pool_prefill_pass(const PoolEval& pe, double tokens, double seqs, double attn_work, double prefix, double scale) {
+  return pe.consts ? prefill_pass(pe.pool, *pe.consts, tokens, seqs, attn_work, prefix, scale)
+                   : prefill_pass(pe.pool, tokens, seqs, attn_work, prefix, scale);
+}
 
 struct DecodePoint {
   double in_flight = 0;   // sequences decoding per DP group (pp micro-batches together)

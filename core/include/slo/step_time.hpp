@@ -34,15 +34,42 @@ struct StepParts {
   const char* bottleneck = "";  // "compute" | "hbm-weights" | "hbm-kv" | "network" | "overhead" (a literal: no copy per step)
 };
 
+// What a pool's forward passes share whatever their batch: achieved rates, byte widths, layout
+// counts, the engine's per-kernel launch mix, its CUDA-graph limit and overlap mode. Computed once
+// per pool (step_consts) so a step does only its batch-dependent arithmetic (issue 11: per-pool
+// constants hoisted out of the step functions); the same numbers as computing them per step.
+struct StepConsts {
+  double hbm = 0, hbm_kv = 0;          // achieved bytes/s: weights and activations, attention KV reads
+  double gemm_peak = 0, moe_peak = 0;  // achieved FLOP/s: GEMMs, the routed experts' grouped GEMMs
+  double attn_peak = 0;                // achieved FLOP/s of the attention core
+  double wq = 0, attn_wbytes = 0;      // bytes per weight: quantized, attention projections
+  int t = 1, moe_tp = 1, ep = 1, dp = 1;
+  int nvl = 8, domains = 1, stage_gpus = 1;  // NVLink domain size, domains a stage spans, GPUs per stage
+  double imbalance = 1;   // max / mean tokens per EP rank
+  double expert_pad = 1;  // routed-expert bytes as loaded / as in the checkpoint (Marlin padding)
+  double stage_layers = 0, stage_moe = 0, stage_dense = 0;
+  double attn_replicated = 0, attn_split = 0;  // attention projection parameters per layer
+  double kv_layer = 0;                         // KV bytes per token and layer on one GPU
+  double local_slots = 0;                      // expert slots per GPU
+  double kernels_per_layer = 0;                // kernels one layer launches (MoE and dense mix)
+  int graph_limit = 0;                         // decode batches above it run eagerly (0: never)
+  bool moe = false, act8 = false;              // MoE model; 8-bit activations
+  unsigned char overlap = 0;                   // two-batch overlap: 0 off, 1 on, 2 auto
+};
+StepConsts step_consts(const Pool& pool);
+
 // One decode step: `seqs` sequences per DP group at mean context `context`, verifying
 // draft_tokens + 1 tokens per sequence when MTP is on. `time_scale` multiplies every time
 // (calibration to a user's measurement; 1 = the GPU preset's factors).
 StepParts decode_step(const Pool& pool, double seqs, double context, double time_scale = 1.0);
+StepParts decode_step(const Pool& pool, const StepConsts& k, double seqs, double context, double time_scale = 1.0);
 
 // One prefill forward pass: `tokens` new tokens per DP group from `seqs` sequences, with causal
 // attention work `attn_work` = sum over sequences of chunk x (prefix + chunk / 2) tokens^2 and
 // `prefix` cached tokens summed over the pass's sequences (it picks an MLA engine's attention path).
 StepParts prefill_pass(const Pool& pool, double tokens, double seqs, double attn_work, double prefix, double time_scale = 1.0);
+StepParts prefill_pass(const Pool& pool, const StepConsts& k, double tokens, double seqs, double attn_work, double prefix,
+                       double time_scale = 1.0);
 
 // The ceiling on a pool's block-scaled FP8 GEMMs (Hopper: no block scaling in the tensor cores, so
 // the kernels promote partial sums on the CUDA cores), and which of its GEMMs run such kernels (the
