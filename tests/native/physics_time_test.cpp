@@ -496,3 +496,33 @@ TEST(PhysicsTime, MlaPrefillOverAPrefixTakesTheEnginesPath) {
   EXPECT_GT(absorbed.attention, 2.5 * pass("vllm", 4096).attention);
   EXPECT_NEAR(pass("vllm", 4096).gemm_flops - fresh.gemm_flops, 4096 * 2.0 * 512 * heads * 256 * layers, 1e3);
 }
+
+// Issue 11: the step constants an evaluation caches when it binds a pool (shared by every step it
+// takes) are still the pool's: its steps and passes equal those from constants computed afresh, bit
+// for bit, on MoE and dense pools, colocated and disaggregated, with two-batch overlap and MTP (a pool
+// changed after binding, or a constant left out of the cache, would differ).
+TEST(PhysicsTime, PoolStepConstantsGiveTheSameStepsBitForBit) {
+  json pd = deepseek("h20-96g", 32, 4);
+  pd["deployment"] = {{"mode", "disaggregated"}, {"two_batch_overlap", "on"}, {"mtp", {{"draft_tokens", 2}}},
+                      {"prefill", {{"gpus", 16}, {"attention_tp", 1}, {"ep", 16}}},
+                      {"decode", {{"gpus", 16}, {"attention_tp", 1}, {"ep", 16}}}};
+  for (const json& doc : {deepseek("h20-96g", 32, 4), pd, llama70b("h100-80g", "fp8", "fp8"), llama70b("a100-80g", "bf16", "bf16", 4)}) {
+    const Evaluation ev = evaluate_scenario(scenario(doc), kNoTtft);
+    for (const PoolEval& pe : ev.pools) {
+      ASSERT_TRUE(pe.consts);
+      for (double b : {1.0, 37.0, 512.0})
+        for (double c : {900.0, 16384.0}) {
+          const StepParts a = decode_step(pe.pool, b, c), k = decode_step(pe.pool, *pe.consts, b, c);
+          EXPECT_EQ(a.total, k.total) << doc.dump() << " b=" << b << " c=" << c;
+          EXPECT_EQ(a.weights, k.weights);
+          EXPECT_EQ(a.exposed_comm, k.exposed_comm);
+          EXPECT_EQ(a.mtp_draft, k.mtp_draft);
+          EXPECT_EQ(std::string(a.bottleneck), std::string(k.bottleneck));
+          const StepParts p = prefill_pass(pe.pool, b * 16, b, b * 128.0 * 128.0, 0), q = prefill_pass(pe.pool, *pe.consts, b * 16, b, b * 128.0 * 128.0, 0);
+          EXPECT_EQ(p.total, q.total);
+          EXPECT_EQ(p.kv, q.kv);
+        }
+      EXPECT_GT(decode_step(pe.pool, *pe.consts, 512, 900).total, decode_step(pe.pool, *pe.consts, 1, 900).total);
+    }
+  }
+}
