@@ -22,12 +22,6 @@ namespace {
 
 Lang parse_lang(const std::string& s) { return s == "zh" ? Lang::Zh : Lang::En; }
 
-std::string dump(const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); }
-
-json error_doc(const std::string& path, const std::string& message) {
-  return json{{"ok", false}, {"errors", json::array({json{{"path", path}, {"value", ""}, {"expected", ""}, {"message", message}}})}};
-}
-
 json errors_json(const std::vector<FieldError>& errors) {
   json a = json::array();
   for (const auto& e : errors) a.push_back(to_json(e));

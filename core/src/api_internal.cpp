@@ -16,6 +16,12 @@ json pool_json(const PoolConfig& p) {
 
 }  // namespace
 
+std::string dump(const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); }
+
+json error_doc(const std::string& path, const std::string& message) {
+  return json{{"ok", false}, {"errors", json::array({json{{"path", path}, {"value", ""}, {"expected", ""}, {"message", message}}})}};
+}
+
 json applied_document(const json& normalized, const Scenario& s) {
   json doc = normalized;
   const Deployment& d = s.deployment;

@@ -20,13 +20,6 @@ using nlohmann::json;
 
 namespace {
 
-std::string dump(const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); }
-
-json error_doc(const std::string& path, const std::string& message) {
-  return json{{"ok", false}, {"errors", json::array({json{{"path", path}, {"value", ""}, {"expected", ""}, {"message", message}}})}};
-}
-
-
 json point_json(const json& normalized, const SearchPoint& p, Lang lang) {
   const TargetCheck& m = p.met;
   json j{{"mode", p.scenario.deployment.disaggregated ? "disaggregated" : "colocated"},
