@@ -115,11 +115,11 @@ double tpot_of_step(double step_total, double per_step, double prefill_share) {
 
 // decode_step() through the pool's memo (a pure function of these arguments for one pool).
 StepParts memo_decode_step(const PoolEval& pe, double seqs, double context, double scale) {
-  if (!pe.decode_memo) return pe.consts ? decode_step(pe.pool, *pe.consts, seqs, context, scale) : decode_step(pe.pool, seqs, context, scale);
+  if (!pe.decode_memo) return pool_decode_step(pe, seqs, context, scale);
   const auto key = std::make_tuple(seqs, context, scale);
   const auto it = pe.decode_memo->find(key);
   if (it != pe.decode_memo->end()) return it->second;
-  StepParts s = pe.consts ? decode_step(pe.pool, *pe.consts, seqs, context, scale) : decode_step(pe.pool, seqs, context, scale);
+  StepParts s = pool_decode_step(pe, seqs, context, scale);
   if (pe.decode_memo->size() < 4096) pe.decode_memo->emplace(key, s);
   return s;
 }

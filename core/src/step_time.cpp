@@ -191,8 +191,7 @@ void ep_comm(const Ctx& c, StepParts& s, double tokens, double layers, bool low_
   const double H = static_cast<double>(c.m.hidden);
   const double k = c.m.experts_per_tok;
   // FP8 dispatch carries one fp32 scale per 128 values; BF16 otherwise. Combine is BF16.
-  const bool fp8 = c.act8;
-  const double bytes_tok = H * (fp8 ? 1.0 + 4.0 / 128.0 : 2.0) + H * 2.0;
+  const double bytes_tok = H * (c.act8 ? 1.0 + 4.0 / 128.0 : 2.0) + H * 2.0;
   const int stage = c.stage_gpus;
   const int nodes = c.domains;
   const double local_frac = std::min(1.0, static_cast<double>(c.nvl) / stage);
@@ -344,7 +343,6 @@ void comm(const Ctx& c, StepParts& s, double n, bool low_latency, double moe_lay
     s.pp_send += (c.pool.cfg.pp - 1) * (link_time(n * H * 2.0, bw) + c.e.comm_latency_us * 1e-6);
   }
 }
-
 
 // The engine's serial CPU time per forward pass before its kernels (scheduling, sampling), on this
 // platform's launch scale. Source: engine profiles (core/data/engines.json), fitted per engine.
@@ -506,13 +504,13 @@ A2ATime ep_low_latency_time(const Pool& pool, double tokens_per_gpu) {
   const Ctx c(pool, step_consts(pool));
   const double H = static_cast<double>(c.m.hidden);
   const double k = c.m.experts_per_tok;
-  const int stage = pool.stage_gpus();
-  const double local = std::min(1.0, static_cast<double>(pool.nvlink_gpus()) / stage);
-  const double nodes = pool.stage_domains();
+  const int stage = c.stage_gpus;
+  const double local = std::min(1.0, static_cast<double>(c.nvl) / stage);
+  const int nodes = c.domains;
   auto one = [&](double bytes_tok) {
     const double r = tokens_per_gpu * k * (1 - local) * bytes_tok, l = tokens_per_gpu * k * local * bytes_tok;
     return std::max(link_time(r, c.g.nic_bytes_s * c.e.rdma), link_time(l, intra_bw(c))) +
-           a2a_latency(c, static_cast<int>(nodes));
+           a2a_latency(c, nodes);
   };
   A2ATime t;
   t.dispatch = one(H * (1.0 + 4.0 / 128.0));

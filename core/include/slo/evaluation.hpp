@@ -29,7 +29,10 @@ struct PoolEval {
   std::shared_ptr<StepMemo> decode_memo = std::make_shared<StepMemo>();
 };
 
-// prefill_pass() of a bound pool, with its constants when it has them.
+// decode_step() and prefill_pass() of a bound pool, with its constants when it has them.
+inline StepParts pool_decode_step(const PoolEval& pe, double seqs, double context, double scale) {
+  return pe.consts ? decode_step(pe.pool, *pe.consts, seqs, context, scale) : decode_step(pe.pool, seqs, context, scale);
+}
 inline StepParts pool_prefill_pass(const PoolEval& pe, double tokens, double seqs, double attn_work, double prefix, double scale) {
   return pe.consts ? prefill_pass(pe.pool, *pe.consts, tokens, seqs, attn_work, prefix, scale)
                    : prefill_pass(pe.pool, tokens, seqs, attn_work, prefix, scale);
