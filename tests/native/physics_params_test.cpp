@@ -43,6 +43,8 @@ const std::map<std::string, Exact>& exact_counts() {
       // Preset uses the GLM-4.7 sibling config (= GLM-4.5 shape).
       {"zai-org/GLM-4.5", {352797829024LL, 33632266144LL, 32080373664LL}},
       {"Qwen/Qwen2.5-72B-Instruct", {72706203648LL, 72706203648LL, 70214787072LL}},
+      // Llama 2 70B: Llama 3.1 70B's layers with a 32,000-token vocabulary (embedding and head 2 x 262,144,000).
+      {"meta-llama/Llama-2-70b-chat-hf", {68976648192LL, 68976648192LL, 68452360192LL}},
   };
   return m;
 }
