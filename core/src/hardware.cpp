@@ -72,6 +72,7 @@ const std::vector<Gpu>& gpu_presets() {
                                                 : g.at("memory_gb").get<double>() * 1e9;
       x.driver_memory_bytes = g.value("memory_mib", 0.0) * 1048576.0;
       x.pcie_bytes_s = g.value("pcie_gb_s", 32.0) * 1e9;
+      x.pcie_peers = g.value("peer_link", std::string("nvlink")) == "pcie";
       x.hbm_bytes_s = g.at("hbm_tb_s").get<double>() * 1e12;
       x.bf16_flops = g.at("bf16_tflops").get<double>() * 1e12;
       x.fp8_flops = g.value("fp8_tflops", 0.0) * 1e12;

@@ -172,7 +172,11 @@ double allreduce_time(const Ctx& c, double bytes, int group) {
   if (group <= 1) return 0;
   const int gpn = std::min(group, c.nvl);
   double t = 2.0 * (gpn - 1) / gpn * link_time(bytes, intra_bw(c));
-  if (group <= gpn) return t + c.e.allreduce_latency_us * 1e-6;  // one-shot custom all-reduce (vLLM/SGLang custom_all_reduce)
+  // One-shot custom all-reduce over NVLink (vLLM/SGLang custom_all_reduce): one latency. PCIe-only peers
+  // beyond two fall back to NCCL's ring, 2 (g-1) steps, so the two-GPU latency grows by (g-1).
+  // Source: vLLM custom_all_reduce.py ("not supported on more than two PCIe-only GPUs"); NCCL ring algorithm.
+  const double hops = c.g.pcie_peers ? gpn - 1 : 1;
+  if (group <= gpn) return t + hops * c.e.allreduce_latency_us * 1e-6;
   // Across nodes the engines' custom all-reduce (intra-node only) gives way to one NCCL all-reduce,
   // whose small-message latency is the family's net_allreduce_latency_us. Source: NCCL issue #1453 (nccl-tests, H100 nodes).
   const double nodes = std::ceil(static_cast<double>(group) / gpn);

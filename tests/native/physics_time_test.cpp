@@ -290,6 +290,37 @@ TEST(PhysicsTime, CrossNodeTensorParallelPaysNcclLatency) {
   EXPECT_NEAR(one_node, calls * eff.allreduce_latency_us * 1e-6, 0.10 * one_node);
 }
 
+// GPUs without NVLink (L40S, L20) all-reduce through NCCL's ring over PCIe: the engines' one-shot kernel
+// turns itself off beyond two PCIe-only GPUs, and the ring's 2 (g-1) steps make the small-message
+// latency grow with the group (8 x PCIe GPUs: 42-54 us for 8 bytes, nccl#1530 / #1439). At batch 1,
+// Llama 70B's 160 all-reduces per step are almost all latency: TP8 pays 7 ring steps, TP4 3, TP2 1.
+TEST(PhysicsTime, PcieOnlyAllReduceLatencyGrowsWithTheRing) {
+  const auto step = [](int gpus) {
+    json doc = {{"model", {{"preset", "meta-llama/Llama-3.1-70B-Instruct"}}},
+                {"precision", {{"weights", "fp8"}, {"activations", "fp8"}, {"kv_cache", "fp8"}}},
+                {"hardware", {{"gpu", "l40s"}, {"nodes", 1}}},
+                {"deployment", {{"colocated", {{"gpus", gpus}, {"attention_tp", gpus}, {"ep", 1}, {"redundant_experts", 0}}}}},
+                {"reference", {{"preset", "none"}}}};
+    const Evaluation ev = evaluate_scenario(scenario(doc), kNoTtft);
+    EXPECT_TRUE(ev.s.gpu.pcie_peers);
+    return std::make_pair(decode_step(ev.pools.front().pool, 1, 1024).tp_allreduce, ev.s.gpu.eff.allreduce_latency_us);
+  };
+  const auto [tp8, lat] = step(8);
+  const auto [tp4, unused] = step(4);
+  EXPECT_GE(lat, 2.0);  // the ring's per-step cost (fitted for PCIe-only families; prior 6 us, nccl-tests)
+  // The ring's bandwidth term (1.5-1.75 x 16 KB over ~24 GB/s) adds the rest, under a tenth.
+  EXPECT_NEAR(tp8, 160 * 7 * lat * 1e-6, 0.10 * tp8);
+  EXPECT_NEAR(tp4, 160 * 3 * lat * 1e-6, 0.10 * tp4);
+  EXPECT_GT(tp8, 2.0 * tp4);
+  // An NVLink GPU keeps one latency per call whatever the group.
+  json h = {{"model", {{"preset", "meta-llama/Llama-3.1-70B-Instruct"}}}, {"hardware", {{"gpu", "h100-80g"}, {"nodes", 1}}},
+            {"deployment", {{"colocated", {{"gpus", 8}, {"attention_tp", 8}, {"ep", 1}, {"redundant_experts", 0}}}}},
+            {"reference", {{"preset", "none"}}}};
+  const Evaluation hv = evaluate_scenario(scenario(h), kNoTtft);
+  EXPECT_FALSE(hv.s.gpu.pcie_peers);
+  EXPECT_NEAR(decode_step(hv.pools.front().pool, 1, 1024).tp_allreduce, 160 * hv.s.gpu.eff.allreduce_latency_us * 1e-6, 0.10 * 160 * hv.s.gpu.eff.allreduce_latency_us * 1e-6);
+}
+
 // A benchmark of N requests at concurrency C starts with C prompts at once on an idle engine: FIFO
 // chunked passes give the j-th its first token when pass ceil(j L / chunk) ends. A run of N = C is
 // that wave alone (32 x 2048 tokens in 8 passes of 4 prompts: mean ceil(j / 4) = 4.5 passes); a run of
@@ -457,9 +488,10 @@ TEST(PhysicsTime, BlockScaledFp8GemmsAreBoundPerSmOnHopper) {
   };
   const StepParts vllm = gemm_time("h200-141g", "vllm", 1, true), vllm_tensor = gemm_time("h200-141g", "vllm", 1, false);
   EXPECT_DOUBLE_EQ(vllm.gemm_flops, vllm_tensor.gemm_flops);
-  // Every GEMM of the pass runs at most 3.03e12 x 132 FLOP/s (the smooth roofline only adds to it).
+  // Every GEMM of the pass runs at most 3.03e12 x 132 FLOP/s (the smooth roofline's memory term adds
+  // up to 6% at Hopper's fitted HBM factor).
   EXPECT_GE(vllm.gemm, vllm.gemm_flops / (3.03e12 * 132) * 0.999);
-  EXPECT_LE(vllm.gemm, vllm.gemm_flops / (3.03e12 * 132) * 1.05);
+  EXPECT_LE(vllm.gemm, vllm.gemm_flops / (3.03e12 * 132) * 1.06);
   EXPECT_GT(vllm.gemm, 1.3 * vllm_tensor.gemm);
   // SGLang: only the fused-MoE experts are bound; with DeepEP (EP8) nothing is.
   const StepParts sglang = gemm_time("h200-141g", "sglang", 1, true), sglang_tensor = gemm_time("h200-141g", "sglang", 1, false);

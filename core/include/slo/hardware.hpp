@@ -51,6 +51,7 @@ struct Gpu {
   double nic_bytes_s = 0;     // RDMA per GPU
   double pcie_bytes_s = 32e9; // GPU-to-GPU without NVLink (PCIe Gen4 x16 per direction)
   int nvlink_domain = 8;      // GPUs that share one NVLink domain (a "node")
+  bool pcie_peers = false;    // no NVLink: peers talk over PCIe (gpus.json "peer_link": "pcie"; L20, L40S)
   int sms = 132;              // streaming multiprocessors
   Efficiency eff;
   // Benchmark point ids the factors were fitted on: shared, not copied (a Scenario holds its Gpu by
