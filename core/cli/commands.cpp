@@ -197,6 +197,9 @@ int fit(const std::string& data_dir) {
     j["launch_scale"] = r(e.launch_scale, 0.001);
     if (fam == "hopper")
       j["rdma"] = r(e.rdma, 0.001), j["comm_latency_us"] = r(e.comm_latency_us, 0.1), j["comm_latency_growth"] = r(e.comm_latency_growth, 0.001);
+    // Factors the fit holds at their priors are written too, so the core evaluates with what the fit used.
+    j["allreduce_latency_us"] = r(e.allreduce_latency_us, 0.1);
+    j["net_allreduce_latency_us"] = r(e.net_allreduce_latency_us, 0.1);
     j["fitted_on"] = f.fitted_on.count(fam) ? f.fitted_on.at(fam) : std::vector<std::string>{};
   }
   auto put = [&](ojson& j, const EngineOverheads& o) {
