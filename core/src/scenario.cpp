@@ -186,6 +186,7 @@ ParseResult parse_scenario(const json& doc, Lang lang) {
   select_for_gpu(s.deployment.engine, s.gpu);
 
   // Workload and SLO.
+  if (derive && clean()) derive_workload(merged["workload"], doc);
   s.workload = read_workload(R, R.object(merged, "", "workload"), "workload");
   const json& slo = R.object(merged, "", "slo");
   s.slo.concurrent_sessions = R.number(slo, "slo", "concurrent_sessions", 0, 1e9, true, true, 0, true);

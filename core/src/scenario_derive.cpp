@@ -113,6 +113,19 @@ void derive_deployment(json& dep, const json& doc, const ModelArch& m, int clust
   }
 }
 
+void derive_workload(json& workload, const json& doc) {
+  if (!workload.is_object()) return;
+  // A mean the document sets above the default maximum raises the maximum to it (fixed lengths):
+  // otherwise a new mean alone would fail against a maximum the user never touched.
+  for (const char* k : {"input_tokens", "output_tokens"}) {
+    const std::string max_key = std::string(k) + "_max";
+    if (!document_sets(doc, std::string("workload.") + k) || document_sets(doc, "workload." + max_key)) continue;
+    const json& mean = workload[k];
+    const json& max = workload[max_key];
+    if (mean.is_number() && max.is_number() && mean.get<double>() > max.get<double>()) workload[max_key] = mean;
+  }
+}
+
 }  // namespace slo
 
 SLO_SIZE_END

@@ -105,6 +105,24 @@ TEST(ScenarioDerive, AFieldTheDocumentSetsIsNeverOverridden) {
   EXPECT_FALSE(r.ok);
 }
 
+// A new mean length alone (the common edit "prompts of 2,000 tokens") raises the maximum the document
+// leaves unset to that mean, instead of failing on a maximum the user never touched; a maximum the
+// document sets is checked as given, and a mean at or below the default maximum keeps it.
+TEST(ScenarioDerive, AMeanLengthAboveTheUntouchedMaximumRaisesIt) {
+  ParseResult p = parse({{"version", 2}, {"workload", {{"input_tokens", 2000}, {"output_tokens", 3000}}}});
+  ASSERT_TRUE(p.ok) << (p.errors.empty() ? "" : p.errors[0].message);
+  EXPECT_EQ(p.scenario.workload.input_tokens_max, 2000);
+  EXPECT_EQ(p.scenario.workload.output_tokens_max, 3000);
+  ParseResult below = parse({{"version", 2}, {"workload", {{"input_tokens", 300}}}});
+  ASSERT_TRUE(below.ok);
+  EXPECT_EQ(below.scenario.workload.input_tokens_max, 512);
+  ParseResult set = parse({{"version", 2}, {"workload", {{"input_tokens", 2000}, {"input_tokens_max", 1000}}}});
+  ASSERT_FALSE(set.ok);
+  EXPECT_EQ(set.errors[0].path, "workload.input_tokens_max");
+  // Version 1 documents are complete: nothing is derived, the old error stands.
+  EXPECT_FALSE(parse({{"version", 1}, {"workload", {{"input_tokens", 2000}}}}).ok);
+}
+
 // A share link written today is the minimal version 2 document: it parses back to the same
 // scenario, whether it came from a version 1 link (frozen fields kept explicit) or a version 2 edit
 // (derived fields left out, so later edits keep deriving them).

@@ -23,6 +23,10 @@ void derive_precision(nlohmann::json& precision, const nlohmann::json& doc, cons
 // stage that the experts (plus redundant replicas, adjusted when unset) split evenly.
 void derive_deployment(nlohmann::json& deployment, const nlohmann::json& doc, const ModelArch& m, int cluster);
 
+// A workload mean (input_tokens, output_tokens) the document sets above a maximum it leaves unset
+// raises that maximum to the mean: lengths become fixed at the mean, as a bare mean says.
+void derive_workload(nlohmann::json& workload, const nlohmann::json& doc);
+
 // The name of a scenario whose document changes the model or hardware but not the name:
 // "<model> on <gpus> x <GPU>" (the frozen name describes the frozen model and cluster only).
 std::string derived_name(const std::string& model, int gpus, const std::string& gpu);
