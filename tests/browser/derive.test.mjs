@@ -47,6 +47,18 @@ for (const [name, edits] of SEVEN) {
   });
 }
 
+run('a longer mean prompt raises the untouched maximum: a report, and the editor shows the maximum used', async () => {
+  const page = await fresh();
+  await H.nextEval(page, () => page.fill('#f-workload-input_tokens', '2000'));
+  await reportShown(page, 'input mean 2000');
+  assert.equal(await page.inputValue('#f-workload-input_tokens_max'), '2000');
+  assert.equal((await page.evaluate(() => window.SloEstimator.minimal())).workload.input_tokens_max, undefined, 'derived, not set');
+  await H.nextEval(page, () => page.fill('#f-workload-input_tokens', '300'));
+  assert.equal(await page.inputValue('#f-workload-input_tokens_max'), '512', 'back to the default maximum');
+  await H.assertClean(page, assert);
+  await page.close();
+});
+
 run('a dense model: EP shows 1, the reference is noted as not applied', async () => {
   const page = await fresh();
   await H.nextEval(page, () => page.selectOption('#f-model-preset', 'meta-llama/Llama-3.1-70B-Instruct'));

@@ -124,7 +124,7 @@ export function adoptDerived(scenario) {
   if (!scenario) return;
   let changed = false;
   for (const p of leafPaths(scenario, '', new Set())) {
-    if (!/^(name$|precision\.|deployment\.)/.test(p) || state.explicit.has(p)) continue;
+    if (!/^(name$|precision\.|deployment\.|workload\.(input|output)_tokens_max$)/.test(p) || state.explicit.has(p)) continue;
     const v = F.get(scenario, p);
     if (JSON.stringify(v) !== JSON.stringify(F.get(state.doc, p))) { F.set(state.doc, p, clone(v)); changed = true; }
   }
