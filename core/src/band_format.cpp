@@ -46,7 +46,8 @@ ValueBand band_value(const Band& b, Lang lang) {
 }
 
 Value with_band(Value v, const Band& b, Lang lang) {
-  if (v.number && std::isfinite(*v.number) && b.n > 0) v.band = band_value(b, lang);
+  // A zero figure (nothing served: the pool does not fit, or no batch meets the target) has no error band.
+  if (v.number && std::isfinite(*v.number) && *v.number > 0 && b.n > 0) v.band = band_value(b, lang);
   return v;
 }
 

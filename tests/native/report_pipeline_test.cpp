@@ -30,6 +30,24 @@ TEST(ReportPipeline, ReportOfAnAnalysisEqualsReportOfTheScenario) {
   EXPECT_EQ(a.ttft_curve.size(), 8u);  // every rate below capacity is stable on the default case
 }
 
+// A figure of zero (the pool does not fit: nothing is served) carries no error band; a served one does.
+TEST(ReportPipeline, AZeroFigureHasNoErrorBand) {
+  const Scenario dense = test::scenario(json{{"version", 2}, {"model", {{"preset", "meta-llama/Llama-3.1-70B-Instruct"}}},
+                                             {"hardware", {{"gpu", "l40s"}, {"nodes", 1}}}});
+  const Report r = corrected_report(dense, Lang::En);
+  bool seen = false;
+  for (const auto& v : r.verdicts)
+    if (v.id == "throughput") {
+      seen = true;
+      ASSERT_TRUE(v.value.number.has_value());
+      EXPECT_EQ(*v.value.number, 0.0) << "TP1 on a 48 GB GPU does not hold 70 GB of FP8 weights";
+      EXPECT_FALSE(v.value.band.has_value());
+    }
+  EXPECT_TRUE(seen);
+  for (const auto& v : corrected_report(test::scenario(json::object()), Lang::En).verdicts)
+    if (v.id == "throughput") EXPECT_TRUE(v.value.band.has_value());
+}
+
 // The report's JSON is written as text, not built as a tree (issue 11): it must be the compact
 // dump nlohmann gives the same document (keys in std::map order, its number format and escapes),
 // for both methods, both languages, and a name with quotes, control characters and CJK.
