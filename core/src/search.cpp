@@ -103,10 +103,44 @@ Candidate smallest_cluster(const Scenario& s, double time_scale) {
   return best;
 }
 
+namespace {
+
+bool pools_fit(const Scenario& s) {
+  EvalOptions quick;
+  quick.ttft = false;
+  quick.capacity = false;
+  const Evaluation ev = evaluate_scenario(s, quick);
+  for (const auto& pe : ev.pools)
+    if (!pe.plan.fits()) return false;
+  return true;
+}
+
+}  // namespace
+
+// A dense model's colocated pool whose weights do not fit: the smallest tensor-parallel degree
+// inside a node (dividing the heads and the pipeline stage) that makes them fit. True, with `s`
+// changed to it, when there is one; `s` is left as given otherwise.
+bool tp_that_fits(Scenario& s) {
+  if (s.deployment.disaggregated || s.model.is_moe() || pools_fit(s)) return false;
+  PoolConfig& p = s.deployment.colocated;
+  const int stage = p.instance_gpus() / p.pp, from = p.attention_tp;
+  for (int t = from * 2; t <= std::min(stage, s.gpus_per_node); t *= 2) {
+    if (stage % t != 0 || s.model.heads % t != 0) continue;
+    p.attention_tp = t;
+    if (pools_fit(s)) return true;
+  }
+  p.attention_tp = from;
+  return false;
+}
+
 std::vector<Variant> sensitivity_variants(const Scenario& s) {
   std::vector<Variant> v;
   auto add = [&](const char* id, std::string en, std::string zh, Scenario sc) { v.push_back(Variant{id, std::move(en), std::move(zh), std::move(sc)}); };
   add("as-is", "As specified", "当前配置", s);
+  if (Scenario c = s; tp_that_fits(c)) {
+    const std::string t = std::to_string(c.deployment.colocated.attention_tp);
+    add("tp-fits", "Tensor parallel " + t + " (the smallest whose weights fit)", "张量并行 " + t + "（权重放得下的最小值）", c);
+  }
   {
     Scenario c = s;
     c.precision.kv_cache = DType::FP8;

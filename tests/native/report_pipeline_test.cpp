@@ -2,12 +2,14 @@
 // analysis gives the same report as corrected_report(scenario); no figure prints "n/a".
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <regex>
 
 #include "slo/analysis.hpp"
 #include "slo/api.hpp"
 #include "slo/corrected_report.hpp"
 #include "slo/scenario.hpp"
+#include "slo/search.hpp"
 #include "slo/seed_method.hpp"
 #include "test_scenario.hpp"
 
@@ -46,6 +48,24 @@ TEST(ReportPipeline, AZeroFigureHasNoErrorBand) {
   EXPECT_TRUE(seen);
   for (const auto& v : corrected_report(test::scenario(json::object()), Lang::En).verdicts)
     if (v.id == "throughput") EXPECT_TRUE(v.value.band.has_value());
+}
+
+// What to change when a dense model's weights do not fit: the smallest in-node tensor-parallel degree
+// that makes them fit is one of the report's variants (TP2 for Llama 70B FP8 on 48 GB L40S: 35 GB per
+// GPU); a pool that fits, or a MoE model, gets no such row.
+TEST(ReportPipeline, ADenseModelThatDoesNotFitGetsTheTensorParallelThatFits) {
+  const Scenario dense = test::scenario(json{{"version", 2}, {"model", {{"preset", "meta-llama/Llama-3.1-70B-Instruct"}}},
+                                             {"hardware", {{"gpu", "l40s"}, {"nodes", 1}}}});
+  const std::vector<Variant> v = sensitivity_variants(dense);
+  const auto it = std::find_if(v.begin(), v.end(), [](const Variant& x) { return x.id == "tp-fits"; });
+  ASSERT_NE(it, v.end());
+  EXPECT_EQ(it->scenario.deployment.colocated.attention_tp, 2);
+  EXPECT_TRUE(evaluate_scenario(it->scenario).pools.front().plan.fits());
+  Scenario same = dense;
+  same.deployment.colocated.attention_tp = 4;
+  EXPECT_FALSE(tp_that_fits(same)) << "a pool that fits is left as it is";
+  EXPECT_EQ(same.deployment.colocated.attention_tp, 4);
+  for (const Variant& x : sensitivity_variants(test::scenario(json::object()))) EXPECT_NE(x.id, "tp-fits");
 }
 
 // The report's JSON is written as text, not built as a tree (issue 11): it must be the compact

@@ -45,6 +45,9 @@ struct Variant {
   Scenario scenario;
 };
 std::vector<Variant> sensitivity_variants(const Scenario& s);
+// A dense model's colocated pool that does not fit: `s` gets the smallest in-node tensor-parallel
+// degree whose weights fit (true), or stays as given (false).
+bool tp_that_fits(Scenario& s);
 
 }  // namespace slo
 
