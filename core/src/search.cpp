@@ -105,14 +105,12 @@ Candidate smallest_cluster(const Scenario& s, double time_scale) {
 
 namespace {
 
+// Every pool's memory plan fits (the memory target of check_targets; no capacity search needed).
 bool pools_fit(const Scenario& s) {
   EvalOptions quick;
   quick.ttft = false;
   quick.capacity = false;
-  const Evaluation ev = evaluate_scenario(s, quick);
-  for (const auto& pe : ev.pools)
-    if (!pe.plan.fits()) return false;
-  return true;
+  return check_targets(evaluate_scenario(s, quick)).memory;
 }
 
 }  // namespace

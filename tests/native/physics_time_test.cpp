@@ -296,12 +296,7 @@ TEST(PhysicsTime, CrossNodeTensorParallelPaysNcclLatency) {
 // Llama 70B's 160 all-reduces per step are almost all latency: TP8 pays 7 ring steps, TP4 3, TP2 1.
 TEST(PhysicsTime, PcieOnlyAllReduceLatencyGrowsWithTheRing) {
   const auto step = [](int gpus) {
-    json doc = {{"model", {{"preset", "meta-llama/Llama-3.1-70B-Instruct"}}},
-                {"precision", {{"weights", "fp8"}, {"activations", "fp8"}, {"kv_cache", "fp8"}}},
-                {"hardware", {{"gpu", "l40s"}, {"nodes", 1}}},
-                {"deployment", {{"colocated", {{"gpus", gpus}, {"attention_tp", gpus}, {"ep", 1}, {"redundant_experts", 0}}}}},
-                {"reference", {{"preset", "none"}}}};
-    const Evaluation ev = evaluate_scenario(scenario(doc), kNoTtft);
+    const Evaluation ev = evaluate_scenario(scenario(llama70b("l40s", "fp8", "fp8", gpus)), kNoTtft);
     EXPECT_TRUE(ev.s.gpu.pcie_peers);
     return std::make_pair(decode_step(ev.pools.front().pool, 1, 1024).tp_allreduce, ev.s.gpu.eff.allreduce_latency_us);
   };
@@ -313,10 +308,7 @@ TEST(PhysicsTime, PcieOnlyAllReduceLatencyGrowsWithTheRing) {
   EXPECT_NEAR(tp4, 160 * 3 * lat * 1e-6, 0.10 * tp4);
   EXPECT_GT(tp8, 2.0 * tp4);
   // An NVLink GPU keeps one latency per call whatever the group.
-  json h = {{"model", {{"preset", "meta-llama/Llama-3.1-70B-Instruct"}}}, {"hardware", {{"gpu", "h100-80g"}, {"nodes", 1}}},
-            {"deployment", {{"colocated", {{"gpus", 8}, {"attention_tp", 8}, {"ep", 1}, {"redundant_experts", 0}}}}},
-            {"reference", {{"preset", "none"}}}};
-  const Evaluation hv = evaluate_scenario(scenario(h), kNoTtft);
+  const Evaluation hv = evaluate_scenario(scenario(llama70b("h100-80g", "fp8", "fp8")), kNoTtft);
   EXPECT_FALSE(hv.s.gpu.pcie_peers);
   EXPECT_NEAR(decode_step(hv.pools.front().pool, 1, 1024).tp_allreduce, 160 * hv.s.gpu.eff.allreduce_latency_us * 1e-6, 0.10 * 160 * hv.s.gpu.eff.allreduce_latency_us * 1e-6);
 }
