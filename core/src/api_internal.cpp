@@ -11,7 +11,8 @@ using nlohmann::json;
 namespace {
 
 json pool_json(const PoolConfig& p) {
-  return json{{"gpus", p.gpus}, {"attention_tp", p.attention_tp}, {"ep", p.ep}, {"pp", p.pp}, {"redundant_experts", p.redundant_experts}, {"replicas", p.replicas}};
+  return json{{"gpus", p.gpus}, {"attention_tp", p.attention_tp}, {"ep", p.ep}, {"pp", p.pp}, {"redundant_experts", p.redundant_experts}, {"replicas", p.replicas},
+              {"cpu_offload_gb", p.cpu_offload_gb}};
 }
 
 }  // namespace

@@ -72,6 +72,9 @@ const std::vector<Gpu>& gpu_presets() {
                                                 : g.at("memory_gb").get<double>() * 1e9;
       x.driver_memory_bytes = g.value("memory_mib", 0.0) * 1048576.0;
       x.pcie_bytes_s = g.value("pcie_gb_s", 32.0) * 1e9;
+      // Host memory reaches a GPU over its PCIe link, or on a Grace superchip over NVLink-C2C
+      // (host_link_gb_s: this GPU's share of the CPU's memory bandwidth). Source: gpus.json notes.
+      x.host_bytes_s = g.value("host_link_gb_s", g.value("pcie_gb_s", 32.0)) * 1e9;
       x.pcie_peers = g.value("peer_link", std::string("nvlink")) == "pcie";
       x.hbm_bytes_s = g.at("hbm_tb_s").get<double>() * 1e12;
       x.bf16_flops = g.at("bf16_tflops").get<double>() * 1e12;

@@ -6,14 +6,17 @@
 //          prefill|decode; --speculative-algorithm EAGLE with --speculative-num-steps,
 //          --speculative-eagle-topk, --speculative-num-draft-tokens: MTP; --kv-cache-dtype
 //          fp8_e4m3; --mem-fraction-static; --chunked-prefill-size; --max-running-requests;
-//          --nnodes / --node-rank / --dist-init-addr: one instance over several nodes).
+//          --nnodes / --node-rank / --dist-init-addr: one instance over several nodes;
+//          --cpu-offload-gb: weights offloaded, fetched as each layer runs; --offload-group-size /
+//          --offload-num-in-group / --offload-prefetch-step: offloader v2, whole layers prefetched).
 //  vLLM    https://docs.vllm.ai/en/latest/serving/expert_parallel_deployment/ and the DeepSeek recipe
 //          https://docs.vllm.ai/projects/recipes/en/latest/DeepSeek/DeepSeek-V3.html
 //          (--tensor-parallel-size, --data-parallel-size, --enable-expert-parallel: EP over all
 //          TP x DP ranks; --pipeline-parallel-size; --kv-cache-dtype fp8; --speculative-config
 //          {"method": "deepseek_mtp", "num_speculative_tokens": N}; --gpu-memory-utilization;
 //          --max-num-batched-tokens; --max-num-seqs; --enable-eplb with --eplb-config
-//          {"num_redundant_experts": N}; --kv-transfer-config with the NixlConnector for P/D).
+//          {"num_redundant_experts": N}; --kv-transfer-config with the NixlConnector for P/D;
+//          --cpu-offload-gb (UVA backend); --offload-backend prefetch with the same group flags as SGLang).
 //  TensorRT-LLM https://nvidia.github.io/TensorRT-LLM/1.0.0rc6/commands/trtllm-serve/trtllm-serve.html
 //          (trtllm-serve MODEL --tp_size --pp_size --ep_size --extra_llm_api_options FILE) and the
 //          LLM API options of its curated configs (enable_attention_dp, max_batch_size,
@@ -22,7 +25,11 @@
 //          .num_slots, cache_transceiver_config for disaggregated serving).
 #include "slo/launch.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
+
+#include "slo/memory_plan.hpp"
 
 #include "size_region.hpp"
 
@@ -52,6 +59,23 @@ int nodes_of(const PoolConfig& p, int gpn) { return (p.instance_gpus() + gpn - 1
 
 bool fp8_kv(const Scenario& s) { return s.precision.kv_cache == DType::FP8; }
 
+// Weight offload flags. On demand: --cpu-offload-gb (GB per GPU). Prefetching offloaders move whole
+// layers: one layer in every `group` of the stage's layers, so that at least the pool's
+// cpu_offload_gb leave the GPU (group = floor(layers / layers to offload)).
+std::string offload_flags(const Scenario& s, const PoolConfig& cfg, bool vllm) {
+  if (cfg.cpu_offload_gb <= 0) return "";
+  if (!s.deployment.offload_prefetch) return " --cpu-offload-gb " + num(cfg.cpu_offload_gb);
+  Pool p;
+  p.model = &s.model, p.precision = &s.precision, p.gpu = &s.gpu, p.deployment = &s.deployment, p.cfg = cfg;
+  const WeightBytes w = weights_per_gpu(p);
+  const double layers = std::ceil(static_cast<double>(s.model.layers) / cfg.pp);
+  const double per_layer = (w.total() - w.embedding - w.lm_head) / std::max(1.0, layers);
+  const double k = per_layer > 0 ? std::min(layers, std::ceil(offloaded_weight_bytes(p, w) / per_layer)) : layers;
+  const int group = static_cast<int>(std::max(1.0, std::floor(layers / std::max(1.0, k))));
+  return std::string(vllm ? " --offload-backend prefetch" : "") + " --offload-group-size " + std::to_string(group) +
+         " --offload-num-in-group 1 --offload-prefetch-step 1";
+}
+
 std::string sglang(const Scenario& s, const std::string& role, const PoolConfig& p, int nodes) {
   const Deployment& d = s.deployment;
   const int stage = p.instance_gpus() / p.pp, dp = p.instance_dp();
@@ -71,6 +95,7 @@ std::string sglang(const Scenario& s, const std::string& role, const PoolConfig&
   if (role != "decode") c += " --chunked-prefill-size " + std::to_string(d.chunked_prefill_tokens * dp);
   if (role != "prefill" && d.max_decode_batch_per_gpu > 0)
     c += " --max-running-requests " + std::to_string(d.max_decode_batch_per_gpu * p.instance_gpus() / p.pp);
+  c += offload_flags(s, p, false);
   if (nodes > 1) c += " --nnodes " + std::to_string(nodes) + " --node-rank $NODE_RANK --dist-init-addr $HEAD_IP:5000";
   return c;
 }
@@ -96,6 +121,7 @@ std::string vllm(const Scenario& s, const std::string& role, const PoolConfig& p
   if (role != "decode") c += " --max-num-batched-tokens " + std::to_string(d.chunked_prefill_tokens);
   if (role != "prefill" && d.max_decode_batch_per_gpu > 0) c += " --max-num-seqs " + std::to_string(d.max_decode_batch_per_gpu * t);
   if (role != "colocated") c += " --kv-transfer-config '{\"kv_connector\":\"NixlConnector\",\"kv_role\":\"kv_both\"}'";
+  c += offload_flags(s, p, true);
   if (nodes > 1) c += " --data-parallel-size-local " + std::to_string(std::max(1, dp / nodes)) + " --data-parallel-address $HEAD_IP --data-parallel-start-rank $DP_START_RANK";
   return c;
 }
@@ -107,6 +133,10 @@ std::string trtllm(const Scenario& s, const std::string& role, const PoolConfig&
   if (dp > 1 && p.attention_tp > 1) {
     cannot.push_back(role + ": attention TP" + std::to_string(p.attention_tp) + " x DP" + std::to_string(dp) +
                      " (enable_attention_dp runs attention with TP 1 on each of the " + std::to_string(stage) + " ranks)");
+    return "";
+  }
+  if (p.cpu_offload_gb > 0) {
+    cannot.push_back(role + ": " + num(p.cpu_offload_gb) + " GB of weights per GPU in host memory (TensorRT-LLM's serve options offload KV cache blocks, not weights)");
     return "";
   }
   const std::string file = role + ".yaml";

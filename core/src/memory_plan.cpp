@@ -133,7 +133,7 @@ double activation_bytes(const Pool& pool, double tokens, double logit_tokens, bo
 // determine_num_available_blocks (gpu_memory_utilization covers weights + activation peak + KV);
 // TensorRT-LLM KvCacheConfig.free_gpu_memory_fraction (share of the memory free after weights and activations).
 double kv_budget(MemoryFraction kind, const MemoryPlan& mp, double f) {
-  const double w = mp.weights.total();
+  const double w = mp.resident_weights();
   switch (kind) {
     case MemoryFraction::WeightsKv: return f * mp.hbm - w;
     case MemoryFraction::WeightsActivationsKv: return f * mp.hbm - w - mp.activations;
@@ -153,6 +153,11 @@ double MemoryPlan::sessions(double context) const {
   const double per = session_bytes(context);
   if (per <= 0) return 0;
   return dp * std::floor(kv_pool / per);
+}
+
+double offloaded_weight_bytes(const Pool& pool, const WeightBytes& w) {
+  if (pool.cfg.cpu_offload_gb <= 0) return 0;
+  return std::min(pool.cfg.cpu_offload_gb * 1e9, std::max(0.0, w.total() - w.embedding - w.lm_head));
 }
 
 double memory_fraction_of(const Pool& pool) {
@@ -215,9 +220,15 @@ MemoryPlan plan_memory(const Pool& pool, double decode_seqs) {
   // Disaggregated prefill: double-buffered KV staging for one chunk before the RDMA transfer.
   if (pool.phase == Phase::Prefill) mp.kv_transfer = 2.0 * mp.prefill_tokens * mp.kv_token_bytes;
 
+  // Weight offload: the engines offload decoder layers' weights (not the embedding or lm_head) to
+  // host memory; prefetching stages one layer's offloaded share ahead, double-buffered.
+  // Source: SGLang OffloaderV1 (--cpu-offload-gb) / OffloaderV2 (prefetch); vLLM --offload-backend uva|prefetch.
+  mp.offloaded = offloaded_weight_bytes(pool, mp.weights);
+  if (mp.offloaded > 0 && d.offload_prefetch) mp.offload_staging = 2.0 * mp.offloaded / std::max(1, m.layers / pool.cfg.pp);
+
   // Physical memory first: weights and reserves must fit the HBM; the KV pool is what the engine's
   // flag grants, never more than what is physically left.
-  const double physical = mp.hbm - mp.weights.total() - mp.reserves();
+  const double physical = mp.hbm - mp.resident_weights() - mp.reserves();
   const double granted = kv_budget(d.engine.memory_fraction, mp, mp.fraction);
   const double left = std::min(physical, granted);
   mp.kv_pool = std::max(0.0, left);

@@ -87,6 +87,7 @@ std::string bottleneck_label(const B& b, const std::string& k) {
   if (k == "hbm-kv") return b.t("HBM bandwidth (KV cache / activations)", "显存带宽（KV 缓存 / 激活）");
   if (k == "network") return b.t("network (EP / TP communication)", "网络（EP / TP 通信）");
   if (k == "overhead") return b.t("per-step overhead", "每步固定开销");
+  if (k == "host-link") return b.t("host memory link (offloaded weights)", "主机内存链路（卸载的权重）");
   if (k.empty()) return b.t("none: no step runs at this point (the pool serves no batch)", "无：此工作点不运行任何一步（该池没有可服务的批）");
   return k;
 }
@@ -137,6 +138,8 @@ void step_rows(const B& b, Table& t, const StepParts& s) {
   row("communication not hidden", "未被掩盖的通信", s.exposed_comm);
   row("per-step overhead", "每步固定开销", s.overhead);
   row("MTP draft passes", "MTP 草稿前向", s.mtp_draft);
+  row("offloaded weights over the host link", "卸载权重经主机链路传入", s.host_link);
+  row("waiting for offloaded weights", "等待卸载权重", s.host_wait);
   t.rows.push_back({Value::str(b.t("step total", "单步合计")), b.ms(s.total, 2)});
 }
 

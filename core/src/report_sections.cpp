@@ -113,6 +113,8 @@ void add_memory(Report& r, const Ctx& c) {
     row("weights: norms", "权重：归一化", [](const MemoryPlan& p) { return p.weights.norms; });
     row("weights: MTP module", "权重：MTP 模块", [](const MemoryPlan& p) { return p.weights.mtp; });
     row("weights total", "权重合计", [](const MemoryPlan& p) { return p.weights.total(); });
+    row("of which in host memory (offloaded)", "其中卸载到主机内存", [](const MemoryPlan& p) { return p.offloaded; });
+    row("offload staging (prefetch)", "卸载预取缓冲", [](const MemoryPlan& p) { return p.offload_staging; });
     row("activation workspace", "激活工作区", [](const MemoryPlan& p) { return p.activations; });
     row("EP communication buffers", "EP 通信缓冲", [](const MemoryPlan& p) { return p.ep_buffers; });
     row("CUDA-graph pool", "CUDA Graph 内存池", [](const MemoryPlan& p) { return p.cuda_graph; });
@@ -149,12 +151,12 @@ void add_memory(Report& r, const Ctx& c) {
       for (std::size_t i = 0; i < ev.pools.size(); ++i) sr.points.push_back({static_cast<double>(i), get(ev.pools[i].plan) / 1e9});
       c.series.push_back(sr);
     };
-    series("weights", "权重", [](const MemoryPlan& p) { return p.weights.total(); });
+    series("weights", "权重", [](const MemoryPlan& p) { return p.resident_weights(); });
     series("reserves", "预留", [](const MemoryPlan& p) { return p.reserves(); });
     series("KV cache", "KV 缓存", [](const MemoryPlan& p) { return p.kv_pool; });
     // What is left of the HBM: the stack reaches the HBM line exactly when the plan fits, whatever the
     // engine's memory flag covers (SGLang's fraction holds weights + KV, the reserves sit outside it).
-    series("not usable", "不可用", [](const MemoryPlan& p) { return std::max(0.0, p.hbm - p.weights.total() - p.reserves() - p.kv_pool); });
+    series("not usable", "不可用", [](const MemoryPlan& p) { return std::max(0.0, p.hbm - p.resident_weights() - p.reserves() - p.kv_pool); });
     Marker mk;
     mk.axis = "y";
     // The capacity the bars stack up to (the driver-reported HBM the plan uses, e.g. H20: 102.6 GB),

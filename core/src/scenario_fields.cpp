@@ -156,6 +156,7 @@ PoolConfig read_pool(Reader& R, const json& o, const std::string& base, int max_
   p.pp = R.integer(o, base, "pp", 1, 1024);
   p.redundant_experts = R.integer(o, base, "redundant_experts", 0, 4096);
   p.replicas = R.integer(o, base, "replicas", 1, 4096);
+  p.cpu_offload_gb = R.number(o, base, "cpu_offload_gb", 0, 4096, false);
   return p;
 }
 
@@ -232,6 +233,7 @@ Deployment read_deployment(Reader& R, const json& o, const std::string& base, in
   d.decode = read_pool(R, R.object(o, base, "decode"), base + ".decode", d.disaggregated ? cluster : inactive);
   d.memory_fraction = R.number(o, base, "memory_fraction", 0.1, 1.0, false, true, 0);  // null: the engine's own choice
   d.two_batch_overlap = R.choice(o, base, "two_batch_overlap", {"auto", "on", "off"});
+  d.offload_prefetch = R.choice(o, base, "offload_mode", {"on_demand", "prefetch"}) == "prefetch";
   d.expert_balance = R.number(o, base, "expert_balance", 0.05, 1.0, false, true, 0);
   d.chunked_prefill_tokens = R.integer(o, base, "chunked_prefill_tokens", 256, 1 << 20);
   d.max_decode_batch_per_gpu = R.integer(o, base, "max_decode_batch_per_gpu", 1, 65536, true, 0);
@@ -329,7 +331,8 @@ bool read_custom_gpu(Reader& R, const json* v, Gpu& g) {
     return false;
   }
   static const std::vector<std::string> keys = {"name", "memory_gb", "hbm_tb_s", "bf16_tflops", "fp8_tflops",
-                                                "int8_tops", "fp4_tflops", "nvlink_gb_s", "nic_gb_s", "nvlink_domain"};
+                                                "int8_tops", "fp4_tflops", "nvlink_gb_s", "nic_gb_s", "nvlink_domain",
+                                                "host_link_gb_s"};
   for (auto it = v->begin(); it != v->end(); ++it)
     if (std::find(keys.begin(), keys.end(), it.key()) == keys.end())
       R.E.add_rule(base + "." + it.key(), &it.value(), "is not a known field", "不是已知字段", "one of: " + join(keys), "以下之一：" + join(keys));
@@ -346,6 +349,8 @@ bool read_custom_gpu(Reader& R, const json* v, Gpu& g) {
   g.nvlink_bytes_s = R.number(o, base, "nvlink_gb_s", 1, 100000, false) * 1e9;
   g.nic_bytes_s = R.number(o, base, "nic_gb_s", 0.1, 100000, false) * 1e9;
   g.nvlink_domain = o.contains("nvlink_domain") ? R.integer(o, base, "nvlink_domain", 1, 576) : 8;
+  // Host memory to GPU (weight offload): PCIe Gen4 x16 unless given.
+  if (o.contains("host_link_gb_s")) g.host_bytes_s = R.number(o, base, "host_link_gb_s", 1, 10000, false) * 1e9;
   // A custom GPU has no published measurement: it takes the default family's factors.
   g.family = "custom";
   g.eff = Efficiency{};

@@ -102,6 +102,13 @@ StepConsts step_consts(const Pool& p) {
   k.graph_limit = p.deployment->engine.eager_decode_above(g, k.stage_gpus);
   const std::string& mode = p.deployment->two_batch_overlap;
   k.overlap = mode == "on" ? 1 : mode == "auto" ? 2 : 0;
+  // Offloaded weights cross the host link once per forward pass, at the share of its peak a large
+  // pinned host-to-device copy reaches. Source: CUDA bandwidthTest / nvbandwidth (PCIe Gen5 x16
+  // ~53-55 of 64 GB/s; GH200 NVLink-C2C host-to-device 416 of 450 GB/s): 0.85.
+  if (p.cfg.cpu_offload_gb > 0 && g.host_bytes_s > 0) {
+    k.offload_s = offloaded_weight_bytes(p, weights_per_gpu(p)) / (g.host_bytes_s * 0.85);
+    k.offload_prefetch = p.deployment->offload_prefetch;
+  }
   return k;
 }
 
@@ -427,6 +434,19 @@ StepParts forward(const Ctx& c, Fill fill, double overhead, double time_scale, b
   return best;
 }
 
+// A pass with offloaded weights: they stream in behind the GPU's own work when prefetched, and
+// on top of it when each layer fetches its share as it runs (the GPU waits for the link).
+// Source: SGLang OffloaderV2 / vLLM --offload-backend prefetch (copies on a side stream ahead of
+// the layer); SGLang OffloaderV1 / vLLM UVA (--cpu-offload-gb: weights read as the layer runs).
+void add_offload(const Ctx& c, StepParts& s, double time_scale) {
+  if (c.offload_s <= 0) return;
+  s.host_link = c.offload_s * time_scale;
+  s.host_wait = c.offload_prefetch ? std::max(0.0, s.host_link - s.total) : s.host_link;
+  s.total += s.host_wait;
+  if (s.host_wait > std::max({s.weights, s.kv + s.elementwise, s.gemm + s.attention, s.exposed_comm, s.overhead}))
+    s.bottleneck = "host-link";
+}
+
 }  // namespace
 
 StepParts decode_step(const Pool& pool, double seqs, double context, double time_scale) {
@@ -456,6 +476,7 @@ StepParts decode_step(const Pool& pool, const StepConsts& k, double seqs, double
         comm(c, sp, n, true, c.stage_moe, c.stage_layers, c.stage_dense);
       },
       overhead, 1.0, true, launches);
+  add_offload(c, s, 1.0);  // scaled with the rest below
   s.total *= pool.cfg.pp;  // a token crosses every stage: TPOT spans the whole pipeline
   // MTP drafts: d sequential passes of the one-layer MTP module (plus lm_head) at one token per sequence.
   if (d > 0) {
@@ -473,7 +494,8 @@ StepParts decode_step(const Pool& pool, const StepConsts& k, double seqs, double
   }
   if (time_scale != 1.0) {
     for (double* x : {&s.weights, &s.kv, &s.gemm, &s.attention, &s.elementwise, &s.ep_nvlink, &s.ep_rdma, &s.ep_latency,
-                      &s.tp_allreduce, &s.pp_send, &s.overhead, &s.compute_total, &s.exposed_comm, &s.mtp_draft, &s.total})
+                      &s.tp_allreduce, &s.pp_send, &s.overhead, &s.compute_total, &s.exposed_comm, &s.mtp_draft, &s.host_link,
+                      &s.host_wait, &s.total})
       *x *= time_scale;
   }
   return s;
@@ -501,6 +523,7 @@ StepParts prefill_pass(const Pool& pool, const StepConsts& k, double tokens, dou
         comm(c, sp, tokens, false, c.stage_moe, c.stage_layers, c.stage_dense);
       },
       fixed, time_scale, false, launches);
+  add_offload(c, s, time_scale);
   return s;
 }
 

@@ -279,6 +279,27 @@ run('disaggregated mode shows the prefill and decode pools', async () => {
   await page.close();
 });
 
+run('weight offload: a pool\'s host-memory GB shows the transfer mode and the memory row', async () => {
+  const page = await fresh();
+  await page.click('#grp-deployment > summary');
+  assert.equal(await page.isVisible('#f-deployment-offload_mode'), false);
+  await H.nextEval(page, () => page.fill('#f-deployment-colocated-cpu_offload_gb', '10'));
+  assert.deepEqual(await page.evaluate(() => window.SloEstimator.errors()), []);
+  assert.equal(await page.isVisible('#f-deployment-offload_mode'), true);
+  await H.nextEval(page, () => page.selectOption('#f-deployment-offload_mode', 'prefetch'));
+  const s = await page.evaluate(() => window.SloEstimator.scenario());
+  assert.deepEqual([s.deployment.colocated.cpu_offload_gb, s.deployment.offload_mode], [10, 'prefetch']);
+  const text = await H.visibleText(page, '#report-panel');
+  assert.ok(text.includes('of which in host memory (offloaded)'), 'memory plan lists the offloaded weights');
+  assertNoBadWords(text);
+  // a negative amount is an error at the field, naming the range
+  await H.nextEval(page, () => page.fill('#f-deployment-colocated-cpu_offload_gb', '-1'));
+  const errs = await page.evaluate(() => window.SloEstimator.errors());
+  assert.equal(errs[0].path, 'deployment.colocated.cpu_offload_gb');
+  await H.assertClean(page, assert);
+  await page.close();
+});
+
 run('reference measurement: editing makes it custom, calibrate toggles', async () => {
   const page = await fresh();
   await page.click('#grp-reference > summary');

@@ -1,7 +1,8 @@
 // Size budget of the served page's core (issue 11: a page under 300 KB): the split build's .wasm,
 // gzip level 9 as a server would send it. 254,586 bytes on 2026-12-04 (343,004 at the start of that
 // day); 259,498 on 2026-12-05 (264,619 before the embedded copy of core/data was minified and lost its
-// documentation-only keys, core/cmake/wasm_data.mjs). The budget leaves room for a few features, not
+// documentation-only keys, core/cmake/wasm_data.mjs); 264,027 on 2026-12-05 with weight offload to host
+// memory (pools' cpu_offload_gb: +4.1 KB, budget 263,000 -> 265,000). The budget leaves room for a few features, not
 // for a regression such as an <sstream> in the core (its locale facets were 30 KB gzip) or whole
 // files back at -O3 (45 KB).
 import { test } from 'node:test';
@@ -11,7 +12,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { WASM } from './common.mjs';
 
-const BUDGET = 263000;
+const BUDGET = 265000;
 
 test('the served page\'s wasm stays within its gzip budget', () => {
   const file = path.join(path.dirname(WASM), 'split', 'slo_core.wasm');

@@ -56,6 +56,7 @@ function pool(prefix, name) {
     { path: p + 'ep', type: 'int', label: L('Expert parallel EP', '专家并行 EP'), unit: U.ranks },
     { path: p + 'pp', type: 'int', label: L('Pipeline parallel PP', '流水线并行 PP'), unit: U.stages },
     { path: p + 'redundant_experts', type: 'int', label: L('Redundant experts', '冗余专家'), unit: U.experts },
+    { path: p + 'cpu_offload_gb', type: 'number', label: L('Weights offloaded to host memory', '卸载到主机内存的权重'), unit: L('GB / GPU', 'GB / 卡') },
   ];
 }
 
@@ -96,6 +97,11 @@ function deploymentFields(prefix) {
     { path: p + 'memory_fraction', type: 'number', nullable: true, nullText: 'auto', label: L('Memory fraction (0.1–1)', '可用显存比例（0.1–1）'), unit: U.frac, wide: true },
     { path: p + 'two_batch_overlap', type: 'select', options: ['auto', 'on', 'off'],
       optionLabels: { auto: L('auto', '自动'), on: L('on', '开'), off: L('off', '关') }, label: L('Two-batch overlap', '双批次重叠 (TBO)') },
+    { path: p + 'offload_mode', type: 'select', options: ['on_demand', 'prefetch'],
+      when: (d) => ['colocated', 'prefill', 'decode'].some((k) => Number(get(d, p + k + '.cpu_offload_gb')) > 0),
+      optionLabels: { on_demand: L('on demand (--cpu-offload-gb: each layer waits for its weights)', '按需（--cpu-offload-gb：每层等待其权重传入）'),
+                      prefetch: L('prefetch (copied while earlier layers compute)', '预取（前面的层计算时提前拷贝）') },
+      label: L('Offloaded weights', '卸载权重的传输方式'), wide: true },
     { path: p + 'expert_balance', type: 'number', nullable: true, nullText: 'auto', label: L('Expert load balance (mean / max per EP rank)', '专家负载均衡度（EP 各卡均值 / 最大值）'), unit: L('0.05–1', '0.05–1'), wide: true },
     { path: p + 'chunked_prefill_tokens', type: 'int', label: L('Chunked prefill size', '分块预填充大小'), unit: U.tokens },
     { path: p + 'max_decode_batch_per_gpu', type: 'int', nullable: true, nullText: 'auto', label: L('Max decode batch', '最大解码批大小'), unit: U.reqgpu },

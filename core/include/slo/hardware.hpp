@@ -49,7 +49,8 @@ struct Gpu {
   double fp4_flops = 0;   // 0 = no FP4 tensor cores
   double nvlink_bytes_s = 0;  // per GPU per direction (0 = no NVLink: PCIe)
   double nic_bytes_s = 0;     // RDMA per GPU
-  double pcie_bytes_s = 32e9; // GPU-to-GPU without NVLink (PCIe Gen4 x16 per direction)
+  double pcie_bytes_s = 32e9; // the GPU's PCIe link per direction (Gen4 x16; gpus.json pcie_gb_s)
+  double host_bytes_s = 32e9; // host memory to this GPU per direction: its PCIe link, or NVLink-C2C on Grace systems
   int nvlink_domain = 8;      // GPUs that share one NVLink domain (a "node")
   bool pcie_peers = false;    // no NVLink: peers talk over PCIe (gpus.json "peer_link": "pcie"; L20, L40S)
   int sms = 132;              // streaming multiprocessors

@@ -42,6 +42,10 @@ struct WeightBytes {
 // Bytes of weights one GPU of the pool holds (the worst pipeline stage).
 WeightBytes weights_per_gpu(const Pool& pool);
 
+// Weight bytes per GPU the pool keeps in host memory: its cpu_offload_gb, at most the decoder
+// layers' weights (the engines never offload the embedding or lm_head).
+double offloaded_weight_bytes(const Pool& pool, const WeightBytes& w);
+
 // Routed-expert bytes as the engine loads them relative to the checkpoint's (MXFP4 experts repacked
 // for vLLM's Marlin kernel on GPUs without FP4 tensor cores: hidden and per-rank intermediate
 // padded); 1 otherwise. The same padded weights are what every step reads.
@@ -61,7 +65,10 @@ struct MemoryPlan {
   double ep_buffers = 0;   // DeepEP dispatch/combine buffers (low-latency for decode, normal for prefill)
   double cuda_graph = 0;   // CUDA-graph private memory pool (decode)
   double kv_transfer = 0;  // KV staging for prefill -> decode transfer (disaggregated prefill pool)
-  double reserves() const { return activations + ep_buffers + cuda_graph + kv_transfer; }
+  double offloaded = 0;        // weights kept in host memory (the pool's cpu_offload_gb, at most its layers' weights)
+  double offload_staging = 0;  // GPU buffers prefetched layers land in (offload_mode "prefetch")
+  double resident_weights() const { return weights.total() - offloaded; }
+  double reserves() const { return activations + ep_buffers + cuda_graph + kv_transfer + offload_staging; }
   double kv_pool = 0;      // what is left for KV cache (0 when nothing is left)
   double shortfall = 0;    // > 0: weights + reserves exceed the usable memory by this much
   bool fits() const { return shortfall <= 0 && kv_pool > 0; }

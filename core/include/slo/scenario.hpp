@@ -29,6 +29,7 @@ struct PoolConfig {
   int pp = 1;                  // pipeline stages
   int redundant_experts = 0;   // extra expert replicas per MoE layer (EPLB)
   int replicas = 1;            // identical instances (1 = the whole pool is one instance)
+  double cpu_offload_gb = 0;   // weights per GPU kept in host memory, streamed in every forward pass (--cpu-offload-gb)
   int instance_gpus() const { return gpus / replicas; }
   int dp_attention() const { return gpus / pp / attention_tp; }  // DP groups of the whole pool
   int instance_dp() const { return instance_gpus() / pp / attention_tp; }
@@ -75,6 +76,10 @@ struct Deployment {
   bool disaggregated = false;
   PoolConfig colocated, prefill, decode;
   double memory_fraction = 0.9;  // 0: unset, the engine's automatic choice (memory_fraction_of)
+  // Offloaded weights cross the host link as each layer runs ("on_demand": --cpu-offload-gb, the GPU
+  // waits) or ahead of it while earlier layers compute ("prefetch": SGLang's offloader v2, vLLM's
+  // prefetch backend).
+  bool offload_prefetch = false;
   std::string two_batch_overlap = "auto";  // "on" | "off" | "auto"
   // Expert-parallel load balance: mean / max tokens per EP rank (1 = perfect). 0 = automatic:
   // 1 without EP, 0.8 with redundant experts (EPLB), 0.7 without.

@@ -26,12 +26,14 @@ struct StepParts {
   double comm() const { return ep_nvlink + ep_rdma + ep_latency + tp_allreduce + pp_send; }
   double ep_bytes_nvlink = 0, ep_bytes_rdma = 0;
   double overhead = 0;
+  double host_link = 0;     // offloaded weights streamed from host memory (before overlap with the GPU's work)
+  double host_wait = 0;     // the part of it the GPU waits for (all of it fetched on demand, the excess when prefetched)
   bool tbo = false;         // two-batch overlap used
   double compute_total = 0; // compute side after TBO (weights read twice when split)
   double exposed_comm = 0;  // communication not hidden by overlap
   double mtp_draft = 0;     // MTP draft passes (decode)
   double total = 0;         // wall time of the step (or pass)
-  const char* bottleneck = "";  // "compute" | "hbm-weights" | "hbm-kv" | "network" | "overhead" (a literal: no copy per step)
+  const char* bottleneck = "";  // "compute" | "hbm-weights" | "hbm-kv" | "network" | "overhead" | "host-link" (a literal)
 };
 
 // What a pool's forward passes share whatever their batch: achieved rates, byte widths, layout
@@ -55,6 +57,8 @@ struct StepConsts {
   int graph_limit = 0;                         // decode batches above it run eagerly (0: never)
   bool moe = false, act8 = false;              // MoE model; 8-bit activations
   unsigned char overlap = 0;                   // two-batch overlap: 0 off, 1 on, 2 auto
+  double offload_s = 0;                        // one pass's offloaded weights over the host link (seconds)
+  bool offload_prefetch = false;               // copied ahead while earlier layers compute
 };
 StepConsts step_consts(const Pool& pool);
 
