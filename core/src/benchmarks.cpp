@@ -75,7 +75,9 @@ std::vector<Prepared> load_all() {
       x.s.reference = Reference{};  // never used by a benchmark (reference.preset none); keeps copies small
       x.s.reference.present = false;
       x.param = param(m, "concurrency") + param(m, "batch");
-      x.fit = !validation_only.count(x.source);
+      // A figure its own source reports as a fault or an unoptimized path is validation only too
+      // ("fit": false on the figure, its reason in "fit_note"; docs/MEASUREMENTS.md, malfunction rule).
+      x.fit = !validation_only.count(x.source) && m.value("fit", true);
       out.push_back(std::move(x));
     }
   }
