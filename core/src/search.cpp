@@ -131,6 +131,42 @@ bool tp_that_fits(Scenario& s) {
   return false;
 }
 
+bool offload_that_fits(Scenario& s) {
+  Deployment& d = s.deployment;
+  std::vector<PoolConfig*> pools;
+  if (d.disaggregated) pools = {&d.prefill, &d.decode};
+  else pools = {&d.colocated};
+  for (const PoolConfig* p : pools)
+    if (p->cpu_offload_gb > 0) return false;
+  if (pools_fit(s)) return false;
+  const Scenario given = s;
+  d.offload_prefetch = true;
+  EvalOptions quick;
+  quick.ttft = false;
+  quick.capacity = false;
+  for (std::size_t i = 0; i < pools.size(); ++i) {
+    auto fits = [&](double gb) {
+      pools[i]->cpu_offload_gb = gb;
+      return evaluate_scenario(s, quick).pools[i].plan.fits();
+    };
+    if (fits(0)) continue;
+    // Offload frees the pool's memory one GB at a time; bisect the least whole number that fits.
+    double hi = std::ceil(evaluate_scenario(s, quick).pools[i].plan.weights.total() / 1e9), lo = 0;
+    if (!fits(hi)) {
+      s = given;
+      return false;
+    }
+    while (hi - lo > 1) {
+      const double mid = std::floor((lo + hi) / 2);
+      (fits(mid) ? hi : lo) = mid;
+    }
+    pools[i]->cpu_offload_gb = hi;
+  }
+  if (pools_fit(s)) return true;
+  s = given;
+  return false;
+}
+
 std::vector<Variant> sensitivity_variants(const Scenario& s) {
   std::vector<Variant> v;
   auto add = [&](const char* id, std::string en, std::string zh, Scenario sc) { v.push_back(Variant{id, std::move(en), std::move(zh), std::move(sc)}); };
@@ -138,6 +174,19 @@ std::vector<Variant> sensitivity_variants(const Scenario& s) {
   if (Scenario c = s; tp_that_fits(c)) {
     const std::string t = std::to_string(c.deployment.colocated.attention_tp);
     add("tp-fits", "Tensor parallel " + t + " (the smallest whose weights fit)", "张量并行 " + t + "（权重放得下的最小值）", c);
+  }
+  if (Scenario c = s; offload_that_fits(c)) {
+    const Deployment& d = c.deployment;
+    auto gb = [](const PoolConfig& p) { return format_fixed(p.cpu_offload_gb, 0, true) + " GB"; };
+    std::string en = "Weights offloaded to host memory, prefetched: ", zh = "权重卸载到主机内存（预取）：";
+    if (d.disaggregated) {
+      en += "prefill " + gb(d.prefill) + ", decode " + gb(d.decode) + " per GPU (the least that fits)";
+      zh += "prefill 每卡 " + gb(d.prefill) + "、decode 每卡 " + gb(d.decode) + "（放得下的最小值）";
+    } else {
+      en += gb(d.colocated) + " per GPU (the least that fits)";
+      zh += "每卡 " + gb(d.colocated) + "（放得下的最小值）";
+    }
+    add("offload-fits", en, zh, c);
   }
   {
     Scenario c = s;

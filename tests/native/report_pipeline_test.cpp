@@ -68,6 +68,28 @@ TEST(ReportPipeline, ADenseModelThatDoesNotFitGetsTheTensorParallelThatFits) {
   for (const Variant& x : sensitivity_variants(test::scenario(json::object()))) EXPECT_NE(x.id, "tp-fits");
 }
 
+// A pool that does not fit gets a "what changes the verdicts" row with the least whole number of
+// GB per GPU offloaded to host memory (prefetched) that makes it fit: Llama 70B in BF16 (141 GB)
+// on one H100, where no tensor parallelism is left to add.
+TEST(ReportPipeline, APoolThatDoesNotFitGetsTheOffloadThatFits) {
+  const Scenario one = test::scenario(json{{"version", 2}, {"model", {{"preset", "meta-llama/Llama-3.1-70B-Instruct"}}},
+                                           {"precision", {{"weights", "bf16"}, {"activations", "bf16"}}},
+                                           {"hardware", {{"gpu", "h100-80g"}, {"nodes", 1}, {"gpus_per_node", 1}}}});
+  const std::vector<Variant> v = sensitivity_variants(one);
+  const auto it = std::find_if(v.begin(), v.end(), [](const Variant& x) { return x.id == "offload-fits"; });
+  ASSERT_NE(it, v.end());
+  const double gb = it->scenario.deployment.colocated.cpu_offload_gb;
+  EXPECT_TRUE(it->scenario.deployment.offload_prefetch);
+  EXPECT_GT(gb, 60);  // about 141 GB of weights against ~74 GB of usable memory
+  EXPECT_LT(gb, 100);
+  EXPECT_TRUE(evaluate_scenario(it->scenario).pools.front().plan.fits());
+  Scenario less = it->scenario;
+  less.deployment.colocated.cpu_offload_gb = gb - 1;
+  EXPECT_FALSE(evaluate_scenario(less).pools.front().plan.fits()) << "the least whole GB";
+  EXPECT_NE(it->label_en.find(format_fixed(gb, 0, true) + " GB per GPU"), std::string::npos) << it->label_en;
+  for (const Variant& x : sensitivity_variants(test::scenario(json::object()))) EXPECT_NE(x.id, "offload-fits");
+}
+
 // The report's JSON is written as text, not built as a tree (issue 11): it must be the compact
 // dump nlohmann gives the same document (keys in std::map order, its number format and escapes),
 // for both methods, both languages, and a name with quotes, control characters and CJK.

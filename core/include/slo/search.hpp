@@ -49,6 +49,11 @@ std::vector<Variant> sensitivity_variants(const Scenario& s);
 // degree whose weights fit (true), or stays as given (false).
 bool tp_that_fits(Scenario& s);
 
+// Pools whose weights and reserves do not fit, none offloading yet: the least whole number of GB
+// per GPU each such pool keeps in host memory (prefetched) for every pool to fit. True, with `s`
+// changed to it, when offload can make them fit; `s` is left as given otherwise.
+bool offload_that_fits(Scenario& s);
+
 }  // namespace slo
 
 #include <functional>
