@@ -105,13 +105,16 @@ Candidate smallest_cluster(const Scenario& s, double time_scale) {
 
 namespace {
 
-// Every pool's memory plan fits (the memory target of check_targets; no capacity search needed).
-bool pools_fit(const Scenario& s) {
+// The memory plans only: no TTFT simulation, no capacity search.
+Evaluation plans_only(const Scenario& s) {
   EvalOptions quick;
   quick.ttft = false;
   quick.capacity = false;
-  return check_targets(evaluate_scenario(s, quick)).memory;
+  return evaluate_scenario(s, quick);
 }
+
+// Every pool's memory plan fits (the memory target of check_targets).
+bool pools_fit(const Scenario& s) { return check_targets(plans_only(s)).memory; }
 
 }  // namespace
 
@@ -141,17 +144,15 @@ bool offload_that_fits(Scenario& s) {
   if (pools_fit(s)) return false;
   const Scenario given = s;
   d.offload_prefetch = true;
-  EvalOptions quick;
-  quick.ttft = false;
-  quick.capacity = false;
   for (std::size_t i = 0; i < pools.size(); ++i) {
     auto fits = [&](double gb) {
       pools[i]->cpu_offload_gb = gb;
-      return evaluate_scenario(s, quick).pools[i].plan.fits();
+      return plans_only(s).pools[i].plan.fits();
     };
-    if (fits(0)) continue;
+    const MemoryPlan none = plans_only(s).pools[i].plan;
+    if (none.fits()) continue;
     // Offload frees the pool's memory one GB at a time; bisect the least whole number that fits.
-    double hi = std::ceil(evaluate_scenario(s, quick).pools[i].plan.weights.total() / 1e9), lo = 0;
+    double hi = std::ceil(none.weights.total() / 1e9), lo = 0;
     if (!fits(hi)) {
       s = given;
       return false;

@@ -379,7 +379,8 @@ void classify(StepParts& s) {
                {"hbm-kv", s.kv + s.elementwise},
                {"compute", s.gemm + s.attention},
                {"network", s.exposed_comm},
-               {"overhead", s.overhead}};
+               {"overhead", s.overhead},
+               {"host-link", s.host_wait}};
   const P* best = &parts[0];
   for (const auto& p : parts)
     if (p.v > best->v) best = &p;
@@ -443,8 +444,7 @@ void add_offload(const Ctx& c, StepParts& s, double time_scale) {
   s.host_link = c.offload_s * time_scale;
   s.host_wait = c.offload_prefetch ? std::max(0.0, s.host_link - s.total) : s.host_link;
   s.total += s.host_wait;
-  if (s.host_wait > std::max({s.weights, s.kv + s.elementwise, s.gemm + s.attention, s.exposed_comm, s.overhead}))
-    s.bottleneck = "host-link";
+  classify(s);
 }
 
 }  // namespace
