@@ -122,7 +122,7 @@ DecodeBound decode_bound(const Evaluation& ev, double time_scale) {
   const double lo_kv = std::min(cap, kv_limit(pe.plan)), hi_kv = std::min(cap, kv_limit(roomy));
   if (hi_kv < 1) return b;
   const double limit = s.slo.tpot_ms > 0 ? s.slo.tpot_ms * 1e-3 : 0;
-  auto tpot = [&](double n) { return decode_at(pe, n, ctx, 0, time_scale).tpot_s; };
+  auto tpot = [&](double n) { return ev.decode_tpot(n, 0); };  // decode_at(pe, n, ctx, 0, time_scale).tpot_s
   double b_tpot = hi_kv;
   if (limit > 0 && tpot(hi_kv) > limit) {
     if (tpot(1) > limit) return b;

@@ -180,6 +180,11 @@ void Evaluation::rebind() {
   }
 }
 
+double EvaluationData::decode_tpot(double in_flight, double share) const {
+  const PoolEval& dec = decode_pool();
+  return tpot_of_step(decode_curve.total(std::max(1.0, in_flight / dec.pool.cfg.pp)), pool_tokens_per_step(dec), share);
+}
+
 double EvaluationData::prefill_work_share(double lambda) const {
   return disaggregated() ? 0.0 : prefill_utilisation(lambda);
 }
@@ -270,6 +275,7 @@ bool evaluate_capacity(Evaluation& ev, const EvalOptions& o) {
   ev.output = cached_length_dist(w.output_tokens, w.output_tokens_max);
   ev.running_context = std::min(w.context_length, w.input_tokens + w.output_tokens / 2.0);
   const double scale = o.time_scale;
+  ev.decode_curve = DecodeCurve(ev.pools.back().pool, *ev.pools.back().consts, ev.running_context, scale);
   const double tpot_limit = s.slo.tpot_ms > 0 ? s.slo.tpot_ms * 1e-3 : 0.0;
   // max_decode_batch_per_gpu is per GPU: a DP group of attention_tp GPUs runs attention_tp times as many.
   const double cap_gpu = s.deployment.max_decode_batch_per_gpu > 0 ? s.deployment.max_decode_batch_per_gpu : 4096;
@@ -303,16 +309,15 @@ bool evaluate_capacity(Evaluation& ev, const EvalOptions& o) {
     return pe.plan.fits() && per > 0 ? std::floor(pe.plan.kv_pool / per) : 0.0;
   };
   // TPOT of the decode pool at an integer batch: the step time does not depend on the prefill share,
-  // so the capacity search (40 shares x a binary search on the batch) computes each batch's step
-  // once and keeps its time here (decode_at's arithmetic, without the memo lookup and copies).
-  // Direct-mapped by the batch's low bits: a binary search's probes rarely collide, and a collision
-  // only recomputes through decode_at's memo.
+  // so the capacity search (40 shares x a search on the batch, mostly the same batches) takes each
+  // batch's step from the decode curve once and keeps it here, direct-mapped by the batch's low bits
+  // (a collision only recomputes).
   struct Slot { double batch = -1, total = 0; };
   std::array<Slot, 256> step_total{};
   const double tokens_step = pool_tokens_per_step(dec);
   auto dec_step_total = [&](double b) {
     Slot& slot = step_total[static_cast<std::size_t>(static_cast<long long>(b)) & 255u];
-    if (slot.batch != b) slot = Slot{b, decode_at(dec, b, ev.running_context, 0, scale).step.total};
+    if (slot.batch != b) slot = Slot{b, ev.decode_curve.total(std::max(1.0, b / dec.pool.cfg.pp))};
     return slot.total;
   };
   auto tpot_of = [&](double b, double share) { return tpot_of_step(dec_step_total(b), tokens_step, share); };
@@ -351,7 +356,7 @@ bool evaluate_capacity(Evaluation& ev, const EvalOptions& o) {
       return 0.0;
     }
     b = best_batch(share, limit, known_ok, known_bad);
-    return b < 1 ? 0.0 : dec.plan.dp * b / tpot_of_step(dec_step_total(b), tokens_step, share);
+    return b < 1 ? 0.0 : dec.plan.dp * b / tpot_of(b, share);
   };
   // The same, with the decode point at that batch.
   auto decode_capacity = [&](double lambda, DecodePoint& dp_out, Bound& limit) {
@@ -482,7 +487,7 @@ void evaluate_at_load(Evaluation& ev, const EvalOptions& o) {
   if (ev.load_sustainable && ev.lambda_load > 0) {
     const double share = share_at(ev.lambda_load);
     const double lam_g = ev.lambda_load / dp_d;
-    auto excess = [&](double b) { return lam_g * w.output_tokens * decode_at(dec, std::max(b, 1e-3), ev.running_context, share, scale).tpot_s - b; };
+    auto excess = [&](double b) { return lam_g * w.output_tokens * ev.decode_tpot(std::max(b, 1e-3), share) - b; };
     const double hi = bracketed_root(excess, 0.0, std::max(1.0, ev.op_max.in_flight));
     ev.op_load = decode_at(dec, std::max(hi, 1e-3), ev.running_context, share, scale);
     ev.op_load.limit = "load";

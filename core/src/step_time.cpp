@@ -8,110 +8,6 @@
 
 namespace slo {
 
-double tokens_per_step(const Mtp& mtp) {
-  // Expected accepted run of i.i.d. drafts plus the bonus token: sum_{i=0..d} a^i.
-  double s = 0, p = 1;
-  for (int i = 0; i <= mtp.draft_tokens; ++i) {
-    s += p;
-    p *= mtp.acceptance;
-  }
-  return s;
-}
-
-// Achieved FLOP/s ceiling of block-scaled FP8 GEMMs on this GPU: without block scaling in the tensor
-// cores the kernel promotes each 128-deep partial sum to FP32 on the CUDA cores, so it is bound per
-// SM, not by the FP8 tensor rate. Source: vLLM PR #23280 (H100, N=2112 K=7168, M>=4096: Triton 400,
-// CUTLASS 457-490 TFLOP/s against 715 for BF16 cuBLAS); block_fp8_tflops_per_sm in gpus.json.
-GemmBound block_fp8_bound(const Pool& p) {
-  GemmBound b;
-  // FP8 x FP8 GEMMs (FP8 weights with other activations are dequantized or invalid).
-  const Precision& pr = *p.precision;
-  if (pr.weights != DType::FP8 || pr.activations != DType::FP8 || !pr.fp8_block_scales) return b;
-  const Engine& eng = p.deployment->engine;
-  b.dense = eng.block_fp8_dense_bound;
-  // Tensor-parallel experts run the engine's fused-MoE kernel; expert parallelism (DeepEP) DeepGEMM's.
-  b.experts = eng.block_fp8_fused_moe_bound && p.cfg.ep <= 1 && p.model->is_moe();
-  if (b.dense || b.experts) b.flops_s = p.gpu->eff.block_fp8_tflops_per_sm * 1e12 * p.gpu->sms;
-  return b;
-}
-
-namespace {
-// Kernels one decoder layer launches (each has a fixed minimum duration however small its work):
-// two norms; attention projections, RoPE and the attention kernel (MLA: q_a/kv_a, two norms, q_b,
-// the two absorbed BMMs); the FFN (dense: gate_up, activation, down; MoE: router, top-k, token
-// sort, two grouped GEMMs, activation, combine, plus a shared expert's three); one activation
-// quantization per GEMM with 8-bit activations. Source: SGLang/vLLM decoder-layer forward paths.
-double kernels_per_layer(const ModelArch& m, bool moe, bool quant) {
-  const bool mla = m.attention == AttentionType::MLA;
-  double attn = mla ? 9 : 4 + (m.qk_norm ? 1 : 0), gemms = mla ? 5 : 2;
-  double ffn = 3;
-  if (moe) {
-    ffn = 7 + (m.shared_experts > 0 ? 3 : 0);
-    gemms += 3 + (m.shared_experts > 0 ? 2 : 0);
-  } else {
-    gemms += 2;
-  }
-  return 2 + attn + ffn + (quant ? gemms : 0);
-}
-}  // namespace
-
-// The pool's constants (step_time.hpp): what every forward pass of the pool shares.
-StepConsts step_consts(const Pool& p) {
-  StepConsts k;
-  const ModelArch& m = *p.model;
-  const Gpu& g = *p.gpu;
-  const Efficiency& e = g.eff;
-  k.t = p.cfg.attention_tp, k.moe_tp = p.cfg.moe_tp(), k.ep = p.cfg.ep, k.dp = p.dp();
-  k.nvl = p.nvlink_gpus(), k.domains = p.stage_domains(), k.stage_gpus = p.stage_gpus();
-  const EngineKernel& ek = p.deployment->engine.kernel;
-  k.hbm = g.hbm_bytes_s * std::min(0.98, e.hbm * ek.hbm);
-  k.hbm_kv = g.hbm_bytes_s * std::min(0.98, e.attention_hbm * ek.hbm);
-  DType compute = DType::BF16;
-  std::string a, b;
-  if (!gemm_dtype(p.precision->weights, p.precision->activations, compute, a, b)) compute = DType::BF16;
-  double peak = g.peak(compute);
-  if (peak <= 0) peak = g.bf16_flops;
-  k.gemm_peak = peak * std::min(0.98, e.gemm * ek.gemm);
-  // Grouped expert GEMMs run the engine's MoE kernels, not cuBLAS: their own factor per engine.
-  // Source: engine profiles (core/data/engines.json moe_gemm), fitted on each engine's MoE figures.
-  k.moe_peak = peak * std::min(0.98, e.gemm * ek.gemm * p.deployment->engine.overheads.moe_gemm);
-  const GemmBound bound = block_fp8_bound(p);
-  if (bound.flops_s > 0 && bound.dense) k.gemm_peak = std::min(k.gemm_peak, bound.flops_s);
-  if (bound.flops_s > 0 && bound.experts) k.moe_peak = std::min(k.moe_peak, bound.flops_s);
-  // Attention core in BF16, or in 8 bits when both the KV cache and the activations are 8-bit and
-  // the GPU has 8-bit tensor cores. Source: FlashAttention-3 FP8 (Shah et al. 2024); FlashMLA FP8 KV.
-  const DType kv = p.precision->kv_cache, act = p.precision->activations;
-  k.act8 = act == DType::FP8 || act == DType::INT8;
-  const bool attn8 = (kv == DType::FP8 || kv == DType::INT8) && k.act8 && g.peak(act) > 0;
-  k.attn_peak = (attn8 ? g.peak(act) : g.bf16_flops) * std::min(0.98, e.attention * ek.attention);
-  k.wq = weight_bytes(p.precision->weights, p.precision->group_size);
-  k.imbalance = 1.0 / p.deployment->balance(k.ep, p.cfg.redundant_experts);
-  k.expert_pad = marlin_padding(p, k.moe_tp);
-  k.attn_wbytes = p.precision->hp_attention ? 2.0 : k.wq;
-  const int pp = p.cfg.pp;
-  k.stage_layers = std::ceil(static_cast<double>(m.layers) / pp);
-  k.stage_moe = m.moe_layers() > 0 ? std::ceil(static_cast<double>(m.moe_layers()) / pp) : 0;
-  k.stage_dense = std::max(0.0, std::min(static_cast<double>(m.dense_layers()), k.stage_layers - k.stage_moe));
-  const AttentionSplit as = attention_split(m);
-  k.attn_replicated = as.replicated, k.attn_split = as.split;
-  k.kv_layer = kv_bytes_per_token_layer(m, kv, k.t);
-  k.local_slots = p.local_expert_slots();
-  k.moe = m.is_moe();
-  const double moe_share = m.layers > 0 ? static_cast<double>(m.moe_layers()) / m.layers : 0.0;
-  k.kernels_per_layer = moe_share * kernels_per_layer(m, true, k.act8) + (1 - moe_share) * kernels_per_layer(m, false, k.act8);
-  k.graph_limit = p.deployment->engine.eager_decode_above(g, k.stage_gpus);
-  const std::string& mode = p.deployment->two_batch_overlap;
-  k.overlap = mode == "on" ? 1 : mode == "auto" ? 2 : 0;
-  // Offloaded weights cross the host link once per forward pass, at the share of its peak a large
-  // pinned host-to-device copy reaches. Source: CUDA bandwidthTest / nvbandwidth (PCIe Gen5 x16
-  // ~53-55 of 64 GB/s; GH200 NVLink-C2C host-to-device 416 of 450 GB/s): 0.85.
-  if (p.cfg.cpu_offload_gb > 0 && g.host_bytes_s > 0) {
-    k.offload_s = offloaded_weight_bytes(p, weights_per_gpu(p)) / (g.host_bytes_s * 0.85);
-    k.offload_prefetch = p.deployment->offload_prefetch;
-  }
-  return k;
-}
-
 namespace {
 
 // A pool, its constants and the references the step functions read.
@@ -121,17 +17,25 @@ struct Ctx : StepConsts {
   const Gpu& g;
   const Efficiency& e;
   Ctx(const Pool& p, const StepConsts& k) : StepConsts(k), pool(p), m(*p.model), g(*p.gpu), e(p.gpu->eff) {}
+  int draft_tokens() const { return pool.with_mtp ? pool.deployment->mtp.draft_tokens : 0; }
 };
 
-// Books one operation: time = max(memory, compute); the larger side takes the time.
 // Books one operation into one or two step tallies at once (without and with two-batch overlap),
-// so "auto" overlap walks the layers once. time = smooth roofline of memory and compute.
+// so "auto" overlap walks the layers once. time = smooth roofline of memory and compute. With a
+// recorder it books nothing and keeps the operation's bytes, FLOPs and rates (DecodeCurve).
 struct Booker {
   StepParts* parts[2];
   double halves[2];  // 2 with two-batch overlap (weights read once per micro-batch), 1 otherwise
   int n = 1;
+  DecodeCurve::Recorder* rec = nullptr;
+  // `active` >= 0: the routed experts' op, whose weights are read for that share of the slots only.
   void op(double weight_bytes, double data_bytes, bool data_is_kv, double flops, double peak, bool attention_core,
-          double hbm) {
+          double hbm, double active = -1) {
+    if (rec) {
+      rec->add(weight_bytes / hbm, data_bytes / hbm, flops / peak, active >= 0);
+      return;
+    }
+    if (active >= 0) weight_bytes *= active;
     for (int i = 0; i < n; ++i) book(*parts[i], halves[i], weight_bytes, data_bytes, data_is_kv, flops, peak, attention_core, hbm);
   }
   static void book(StepParts& s, double halves, double weight_bytes, double data_bytes, bool data_is_kv, double flops, double peak,
@@ -237,6 +141,12 @@ void ep_comm(const Ctx& c, StepParts& s, double tokens, double layers, bool low_
   s.ep_latency += 2.0 * a2a_latency(c, nodes) * layers;
 }
 
+// Share of E + R expert slots that at least one of N tokens (top-k each) reaches, routing uniform:
+// P = 1 - (1 - k/E)^(N E / (E + R)). Source: occupancy of k-of-E draws (balls into bins).
+double expert_activity(double k, double experts, double slots, double N) {
+  return 1.0 - std::pow(1.0 - k / experts, N * experts / slots);
+}
+
 // MLA prefill attention FLOPs per layer for causal work `work` (query-key pairs). The pass's cached
 // prefix (tokens summed over its sequences) decides the engine's path: the absorbed kernels (scores
 // over the latent + rope, values over the latent) below its threshold, else multi-head attention
@@ -309,16 +219,15 @@ void layers_compute(const Ctx& c, Booker& b, double n, double seqs, double conte
     // Router (BF16).
     b.op(H * m.routed_experts * 2.0 * moe_count, 0, false, 2.0 * n * H * m.routed_experts * moe_count, c.gemm_peak, false, c.hbm);
     // Routed experts: N tokens of all DP groups x top-k spread over (E + R) slots; a slot's weights
-    // are read when at least one token reaches it: P = 1 - (1 - k/E)^(N E / (E + R)).
+    // are read when at least one token reaches it (expert_activity).
     const double slots = m.routed_experts + c.pool.cfg.redundant_experts;
     const double N = n * c.dp;
     const double rows_per_slot = N * m.experts_per_tok / slots * c.imbalance;  // on the busiest rank
-    const double p_active = 1.0 - std::pow(1.0 - static_cast<double>(m.experts_per_tok) / m.routed_experts, N * m.routed_experts / slots);
     const double local = c.local_slots;
     // The kernel streams and multiplies the experts as loaded (padded for Marlin; memory_plan.hpp).
     const double expert_w = 3.0 * H * static_cast<double>(m.moe_intermediate) / c.moe_tp * c.expert_pad;
-    b.op(local * p_active * expert_w * c.wq * moe_count, local * rows_per_slot * 2.0 * m.moe_intermediate / c.moe_tp * 2.0 * 3.0 * moe_count,
-         false, 2.0 * local * rows_per_slot * expert_w * moe_count, c.moe_peak, false, c.hbm);
+    b.op(local * expert_w * c.wq * moe_count, local * rows_per_slot * 2.0 * m.moe_intermediate / c.moe_tp * 2.0 * 3.0 * moe_count,
+         false, 2.0 * local * rows_per_slot * expert_w * moe_count, c.moe_peak, false, c.hbm, expert_activity(m.experts_per_tok, m.routed_experts, slots, N));
   }
   // Elementwise traffic: ~10 passes over the hidden state per layer (RMSNorm x2, residuals, RoPE,
   // SiLU-mul inputs/outputs, quantize). Source: memory-bound kernels of a decoder layer.
@@ -387,33 +296,50 @@ void classify(StepParts& s) {
   s.bottleneck = best->name;
 }
 
+// One tally's totals from its compute time, communication (ep_latency: the dispatch/combine latency
+// already in `comm`), overhead and eager launch time: compute after overlap, exposed communication,
+// overhead and wall time. forward() and DecodeCurve share it.
+struct Settled {
+  double compute_total, exposed_comm, overhead, total;
+};
+Settled settle(int sms, double tbo_overlap, double compute, double comm, double ep_latency, double overhead, double launches,
+               bool tbo, bool low_latency) {
+  Settled r{compute, 0, overhead, 0};
+  // DeepEP's normal (prefill) kernels keep 20 SMs busy while they overlap with compute, so the
+  // overlapped compute runs on the remaining SMs. Low-latency kernels occupy none.
+  // Source: DeepEP README (Buffer.set_num_sms(24) / 20 SMs default; hook-based LL overlap uses no SM).
+  if (tbo && !low_latency && sms > 20) r.compute_total *= static_cast<double>(sms) / (sms - 20);
+  // Two-batch overlap hides one micro-batch's communication behind the other's compute.
+  // Source: SGLang two-batch overlap (LMSYS 2025-05-05), DeepSeek inference system overview.
+  const double total_comm = comm + (tbo ? ep_latency : 0.0);
+  // Overlap hides at most tbo_overlap of the shorter side: total = max(C, M) + (1 - eta) min(C, M).
+  r.exposed_comm = tbo ? std::max(0.0, total_comm - r.compute_total) + (1.0 - tbo_overlap) * std::min(total_comm, r.compute_total)
+                       : total_comm;
+  // Eager launches are asynchronous: the CPU enqueues kernels while the GPU runs earlier ones, so
+  // only launch time beyond the GPU's own time shows. Source: CUDA asynchronous execution model.
+  if (launches > 0) r.overhead += std::max(0.0, launches - r.compute_total - r.exposed_comm);
+  r.total = r.compute_total + r.exposed_comm + r.overhead;
+  return r;
+}
+
+// Which tallies a pass keeps: two-batch overlap needs EP on an MoE model; "auto" computes both.
+struct Overlap {
+  bool both, only_tbo;
+};
+Overlap overlap_of(const Ctx& c) {
+  const bool can_overlap = c.moe && c.ep > 1;
+  return {c.overlap == 2 && can_overlap, c.overlap == 1 && can_overlap};
+}
+
 // Runs one forward with or without two-batch overlap and keeps the faster (or the one asked for).
 template <class Fill>
 StepParts forward(const Ctx& c, Fill fill, double overhead, double time_scale, bool low_latency, double launches = 0) {
-  // Totals of one tally: compute, exposed communication and overhead.
   auto finish = [&](StepParts& s, bool tbo) {
     s.tbo = tbo;
-    s.overhead = overhead;
-    s.compute_total = s.compute();
-    // DeepEP's normal (prefill) kernels keep 20 SMs busy while they overlap with compute, so the
-    // overlapped compute runs on the remaining SMs. Low-latency kernels occupy none.
-    // Source: DeepEP README (Buffer.set_num_sms(24) / 20 SMs default; hook-based LL overlap uses no SM).
-    if (tbo && !low_latency && c.g.sms > 20) s.compute_total *= static_cast<double>(c.g.sms) / (c.g.sms - 20);
-    // Two-batch overlap hides one micro-batch's communication behind the other's compute.
-    // Source: SGLang two-batch overlap (LMSYS 2025-05-05), DeepSeek inference system overview.
-    const double total_comm = s.comm() + (tbo ? s.ep_latency : 0.0);
-    // Overlap hides at most tbo_overlap of the shorter side: total = max(C, M) + (1 - eta) min(C, M).
-    s.exposed_comm = tbo ? std::max(0.0, total_comm - s.compute_total) +
-                               (1.0 - c.e.tbo_overlap) * std::min(total_comm, s.compute_total)
-                         : total_comm;
-    // Eager launches are asynchronous: the CPU enqueues kernels while the GPU runs earlier ones, so
-    // only launch time beyond the GPU's own time shows. Source: CUDA asynchronous execution model.
-    if (launches > 0) s.overhead += std::max(0.0, launches - s.compute_total - s.exposed_comm);
-    s.total = s.compute_total + s.exposed_comm + s.overhead;
+    const Settled r = settle(c.g.sms, c.e.tbo_overlap, s.compute(), s.comm(), s.ep_latency, overhead, launches, tbo, low_latency);
+    s.compute_total = r.compute_total, s.exposed_comm = r.exposed_comm, s.overhead = r.overhead, s.total = r.total;
   };
-  const bool can_overlap = c.moe && c.ep > 1;
-  const bool both = c.overlap == 2 && can_overlap;
-  const bool only_tbo = c.overlap == 1 && can_overlap;
+  const auto [both, only_tbo] = overlap_of(c);
   StepParts plain, tbo;
   Booker b{{only_tbo ? &tbo : &plain, &tbo}, {only_tbo ? 2.0 : 1.0, 2.0}, both ? 2 : 1};
   fill(b, only_tbo ? tbo : plain);
@@ -439,10 +365,14 @@ StepParts forward(const Ctx& c, Fill fill, double overhead, double time_scale, b
 // on top of it when each layer fetches its share as it runs (the GPU waits for the link).
 // Source: SGLang OffloaderV2 / vLLM --offload-backend prefetch (copies on a side stream ahead of
 // the layer); SGLang OffloaderV1 / vLLM UVA (--cpu-offload-gb: weights read as the layer runs).
+double offload_wait(const Ctx& c, double total, double time_scale) {
+  const double link = c.offload_s * time_scale;
+  return c.offload_prefetch ? std::max(0.0, link - total) : link;
+}
 void add_offload(const Ctx& c, StepParts& s, double time_scale) {
   if (c.offload_s <= 0) return;
   s.host_link = c.offload_s * time_scale;
-  s.host_wait = c.offload_prefetch ? std::max(0.0, s.host_link - s.total) : s.host_link;
+  s.host_wait = offload_wait(c, s.total, time_scale);
   s.total += s.host_wait;
   classify(s);
 }
@@ -453,43 +383,57 @@ StepParts decode_step(const Pool& pool, double seqs, double context, double time
   return decode_step(pool, step_consts(pool), seqs, context, time_scale);
 }
 
-StepParts decode_step(const Pool& pool, const StepConsts& k, double seqs, double context, double time_scale) {
-  const Ctx c(pool, k);
-  const Mtp& mtp = pool.deployment->mtp;
-  const int d = pool.with_mtp ? mtp.draft_tokens : 0;
-  const double n = seqs * (1 + d);  // tokens verified per step
-  // CPU work per running sequence (scheduling, sampling, streaming the token out) per step.
-  const Engine& eng = c.pool.deployment->engine;
-  const double per_seq = seqs * eng.overheads.seq_us * 1e-6 * c.e.launch_scale;
+namespace {
+
+// A decode step's pieces, shared by decode_step() and DecodeCurve: what one pass books (the main
+// pass verifies draft_tokens + 1 tokens per sequence; an MTP draft pass runs the one-layer module at
+// one token per sequence), its overhead and eager launch time.
+struct DecodePass {
+  const Ctx& c;
+  double context;
+  bool draft;
+  double tokens(double seqs) const { return draft ? seqs : seqs * (1 + c.draft_tokens()); }
+  void fill(Booker& b, StepParts& sp, double seqs) const {
+    const double n = tokens(seqs);
+    if (draft) {
+      const double moe = c.m.is_moe() ? 1.0 : 0.0;
+      layers_compute(c, b, n, seqs, context, 0, false, 1.0, moe, 1.0 - moe, true);
+      comm(c, sp, n, true, moe, 1.0, 1.0 - moe);
+    } else {
+      layers_compute(c, b, n, seqs, context, 0, false, c.stage_layers, c.stage_moe, c.stage_dense, true);
+      comm(c, sp, n, true, c.stage_moe, c.stage_layers, c.stage_dense);
+    }
+  }
+  // Draft passes replay inside the same CUDA graph: a quarter of the per-step overhead. The main pass
+  // pays CPU work per running sequence (scheduling, sampling, streaming the token out) per step.
+  double overhead(double seqs) const {
+    if (draft) return step_overhead(c, 1.0, false) - pass_cpu(c, false) * 0.75;
+    return step_overhead(c, c.stage_layers, false) + seqs * c.pool.deployment->engine.overheads.seq_us * 1e-6 * c.e.launch_scale;
+  }
   // A batch above the engine's CUDA-graph limit runs eagerly: its kernels launch one by one as in a
   // prefill pass, overlapping the GPU's own work. Source: SGLang CudaGraphRunner.can_run (bs <=
   // cuda_graph_max_bs); vLLM V1 max_cudagraph_capture_size (min(2 x max_num_seqs, 512)).
   // Each kernel keeps its fixed GPU-side duration; the CPU's launches show where they outrun the GPU.
-  const int graph_limit = c.graph_limit;
-  const bool eager = graph_limit > 0 && n > graph_limit;
-  const double overhead = step_overhead(c, c.stage_layers, false) + per_seq;
-  const double launches = eager ? step_overhead(c, c.stage_layers, true) - pass_cpu(c, true) : 0.0;
-  StepParts s = forward(
-      c,
-      [&](Booker& b, StepParts& sp) {
-        layers_compute(c, b, n, seqs, context, 0, false, c.stage_layers, c.stage_moe, c.stage_dense, true);
-        comm(c, sp, n, true, c.stage_moe, c.stage_layers, c.stage_dense);
-      },
-      overhead, 1.0, true, launches);
+  double launches(double seqs) const {
+    const bool eager = !draft && c.graph_limit > 0 && tokens(seqs) > c.graph_limit;
+    return eager ? step_overhead(c, c.stage_layers, true) - pass_cpu(c, true) : 0.0;
+  }
+  StepParts run(double seqs) const {
+    return forward(c, [&](Booker& b, StepParts& sp) { fill(b, sp, seqs); }, overhead(seqs), 1.0, true, launches(seqs));
+  }
+};
+
+}  // namespace
+
+StepParts decode_step(const Pool& pool, const StepConsts& k, double seqs, double context, double time_scale) {
+  const Ctx c(pool, k);
+  const int d = c.draft_tokens();
+  StepParts s = DecodePass{c, context, false}.run(seqs);
   add_offload(c, s, 1.0);  // scaled with the rest below
   s.total *= pool.cfg.pp;  // a token crosses every stage: TPOT spans the whole pipeline
   // MTP drafts: d sequential passes of the one-layer MTP module (plus lm_head) at one token per sequence.
   if (d > 0) {
-    StepParts draft = forward(
-        c,
-        [&](Booker& b, StepParts& sp) {
-          const double moe = c.m.is_moe() ? 1.0 : 0.0;
-          layers_compute(c, b, seqs, seqs, context, 0, false, 1.0, moe, 1.0 - moe, true);
-          comm(c, sp, seqs, true, moe, 1.0, 1.0 - moe);
-        },
-        step_overhead(c, 1.0, false) - pass_cpu(c, false) * 0.75, 1.0,
-        true);  // draft passes replay inside the same CUDA graph: a quarter of the per-step overhead
-    s.mtp_draft = d * draft.total;
+    s.mtp_draft = d * DecodePass{c, context, true}.run(seqs).total;
     s.total += s.mtp_draft;
   }
   if (time_scale != 1.0) {
@@ -499,6 +443,76 @@ StepParts decode_step(const Pool& pool, const StepConsts& k, double seqs, double
       *x *= time_scale;
   }
   return s;
+}
+
+// DecodeCurve (step_time.hpp): each pass's operations are recorded at 1 and 2 sequences per DP group;
+// bytes, FLOPs, communication and overhead are affine in the sequences, so the two samples give
+// their intercepts and slopes (the routed experts' weights: the share expert_activity reaches).
+void DecodeCurve::Recorder::add(double w, double d, double f, bool expert) {
+  if (count < kMaxOps) ops[count++] = Op{w, 0, d, 0, f, 0, expert};
+}
+
+DecodeCurve::DecodeCurve(const Pool& pool, const StepConsts& k, double context, double time_scale) : valid_(true), time_scale_(time_scale) {
+  const Ctx c(pool, k);
+  draft_tokens_ = c.draft_tokens();
+  pp_ = pool.cfg.pp;
+  const auto [both, only_tbo] = overlap_of(c);
+  plain_ = !only_tbo, tbo_ = only_tbo || both;
+  tbo_overlap_ = c.e.tbo_overlap;
+  top_k_ = c.m.experts_per_tok, experts_ = c.m.routed_experts, slots_ = c.m.routed_experts + pool.cfg.redundant_experts, dp_ = c.dp;
+  offload_s_ = c.offload_s, offload_prefetch_ = c.offload_prefetch;
+  for (int p = 0; p < (draft_tokens_ > 0 ? 2 : 1); ++p) {
+    const DecodePass pass{c, context, p == 1};
+    Pass& out = passes_[p];
+    Recorder r[2];
+    double comm_at[2] = {0, 0};
+    for (int i = 0; i < 2; ++i) {
+      StepParts sp;
+      Booker b{{&sp, &sp}, {1.0, 1.0}, 1, &r[i]};
+      pass.fill(b, sp, i + 1.0);
+      comm_at[i] = sp.comm();
+      out.ep_latency = sp.ep_latency;
+    }
+    out.count = r[0].count;
+    for (int j = 0; j < out.count; ++j) {
+      const Op &x = r[0].ops[j], &y = r[1].ops[j];
+      out.ops[j] = Op{2 * x.w0 - y.w0, y.w0 - x.w0, 2 * x.d0 - y.d0, y.d0 - x.d0, 2 * x.f0 - y.f0, y.f0 - x.f0, x.expert};
+      if (x.expert) out.ops[j].w0 = x.w0, out.ops[j].w1 = 0;  // every local slot's weights, scaled by the share reached
+    }
+    out.comm0 = 2 * comm_at[0] - comm_at[1], out.comm1 = comm_at[1] - comm_at[0];
+    out.over0 = 2 * pass.overhead(1) - pass.overhead(2), out.over1 = pass.overhead(2) - pass.overhead(1);
+    out.tokens_per_seq = pass.tokens(1);
+    out.graph_limit = p == 0 ? c.graph_limit : 0;
+    out.eager_launches = p == 0 && c.graph_limit > 0 ? pass.launches(c.graph_limit + 1.0) : 0;
+  }
+}
+
+double DecodeCurve::pass_total(int p, double seqs) const {
+  const Pass& ps = passes_[p];
+  const double n = seqs * ps.tokens_per_seq;
+  const double active = top_k_ > 0 ? expert_activity(top_k_, experts_, slots_, n * dp_) : 1.0;
+  double plain = 0, tbo = 0;  // compute time of the tally without / with two micro-batches
+  for (int j = 0; j < ps.count; ++j) {
+    const Op& o = ps.ops[j];
+    const double w = o.expert ? o.w0 * active : o.w0 + o.w1 * seqs, d = o.d0 + o.d1 * seqs, f = o.f0 + o.f1 * seqs;
+    if (plain_) plain += std::sqrt((w + d) * (w + d) + f * f);  // Booker::book's smooth roofline
+    if (tbo_) tbo += 2.0 * std::sqrt((w + d / 2) * (w + d / 2) + f * f / 4);
+  }
+  const double comm_s = ps.comm0 + ps.comm1 * seqs, over = ps.over0 + ps.over1 * seqs;
+  const double launch = ps.graph_limit > 0 && n > ps.graph_limit ? ps.eager_launches : 0.0;
+  // Decode passes use the low-latency kernels (no SMs taken from compute: the GPU's SM count is unused).
+  const double t_plain = plain_ ? settle(0, tbo_overlap_, plain, comm_s, ps.ep_latency, over, launch, false, true).total : 0;
+  const double t_tbo = tbo_ ? settle(0, tbo_overlap_, tbo, comm_s, ps.ep_latency, over, launch, true, true).total : 0;
+  return !plain_ ? t_tbo : tbo_ && t_tbo < t_plain ? t_tbo : t_plain;
+}
+
+double DecodeCurve::total(double seqs) const {
+  if (!valid_) return 0;
+  double t = pass_total(0, seqs);
+  if (offload_s_ > 0) t += offload_prefetch_ ? std::max(0.0, offload_s_ - t) : offload_s_;  // offload_wait()
+  t *= pp_;
+  if (draft_tokens_ > 0) t += draft_tokens_ * pass_total(1, seqs);
+  return t * time_scale_;
 }
 
 StepParts prefill_pass(const Pool& pool, double tokens, double seqs, double attn_work, double prefix, double time_scale) {

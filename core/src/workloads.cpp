@@ -71,7 +71,7 @@ double expected_longest(const LengthDist& out, double n) {
 double drain_s(const Evaluation& ev, double c) {
   const LengthDist& out = ev.output;
   const PoolEval& pe = ev.decode_pool();
-  auto tpot = [&](double batch) { return decode_at(pe, std::max(1.0, batch / pe.plan.dp), ev.running_context, 0, ev.time_scale).tpot_s; };
+  auto tpot = [&](double batch) { return ev.decode_tpot(std::max(1.0, batch / pe.plan.dp), 0); };
   if (out.fixed()) return std::max(0.0, out.mean() - 1.0) * tpot(c);
   const double end = expected_longest(out, c);
   const int levels = 24;

@@ -61,6 +61,11 @@ struct EvaluationData {
 
   LengthDist input{1, 1}, output{1, 1};
   double running_context = 0;   // mean context of a decoding sequence: input + output / 2
+  // The decode pool's step time by batch at running_context and time_scale (the searches' probes).
+  DecodeCurve decode_curve;
+  // TPOT of the decode pool with `in_flight` sequences per DP group and a colocated prefill share:
+  // decode_at(decode_pool(), in_flight, running_context, share, time_scale).tpot_s, from the curve.
+  double decode_tpot(double in_flight, double share) const;
 
   // KV capacity (sessions of the decode/colocated pool).
   double sessions_target_ctx = 0, sessions_8k = 0, sessions_16k = 0, sessions_32k = 0;

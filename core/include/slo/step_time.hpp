@@ -68,6 +68,44 @@ StepConsts step_consts(const Pool& pool);
 StepParts decode_step(const Pool& pool, double seqs, double context, double time_scale = 1.0);
 StepParts decode_step(const Pool& pool, const StepConsts& k, double seqs, double context, double time_scale = 1.0);
 
+// A pool's decode step time as a function of the batch, at one context and time scale (issue 11: the
+// capacity and load searches probe many batches of one pool). Every operation's bytes and FLOPs, the
+// communication and the overhead are affine in the sequences per DP group (the routed experts'
+// weights follow the share of slots reached), so one construction records them from the step
+// functions and total() replays the same roofline, overlap and overhead arithmetic:
+// total(s) == decode_step(pool, k, s, context, time_scale).total to rounding. Self-contained: it
+// holds numbers only, so evaluations copy it with their pools.
+class DecodeCurve {
+ public:
+  struct Op {
+    double w0, w1, d0, d1, f0, f1;  // seconds: weight stream, other memory traffic, compute (intercept, slope)
+    bool expert;                    // routed experts: w0 is every local slot's weights, scaled by the share reached
+  };
+  static constexpr int kMaxOps = 16;
+  struct Recorder {  // one pass's operations at one batch (Booker's recording mode)
+    Op ops[kMaxOps];
+    int count = 0;
+    void add(double w, double d, double f, bool expert);
+  };
+  DecodeCurve() = default;
+  DecodeCurve(const Pool& pool, const StepConsts& k, double context, double time_scale);
+  double total(double seqs) const;
+
+ private:
+  struct Pass {
+    Op ops[kMaxOps];
+    int count = 0;
+    double comm0 = 0, comm1 = 0, ep_latency = 0, over0 = 0, over1 = 0;
+    double tokens_per_seq = 1;                 // tokens the pass computes per sequence
+    double graph_limit = 0, eager_launches = 0;  // tokens above the CUDA-graph limit launch eagerly
+  };
+  double pass_total(int pass, double seqs) const;
+  bool valid_ = false, plain_ = true, tbo_ = false, offload_prefetch_ = false;
+  double time_scale_ = 1, tbo_overlap_ = 0, top_k_ = 0, experts_ = 0, slots_ = 0, dp_ = 1, offload_s_ = 0;
+  int draft_tokens_ = 0, pp_ = 1;
+  Pass passes_[2];  // the main pass, the MTP draft pass
+};
+
 // One prefill forward pass: `tokens` new tokens per DP group from `seqs` sequences, with causal
 // attention work `attn_work` = sum over sequences of chunk x (prefix + chunk / 2) tokens^2 and
 // `prefix` cached tokens summed over the pass's sequences (it picks an MLA engine's attention path).
