@@ -1,6 +1,7 @@
 // The wasm's copy of core/data (issue 11: no unreachable data in the wasm): every JSON file the
 // page's core reads, minified, with the documentation-only keys ("about", "note", "*_note") of the
-// GPU, engine and calibration files removed; model notes stay (the catalog shows them).
+// GPU, engine and calibration files removed, each family's fitted_on ids replaced by their count;
+// model notes stay (the catalog shows them).
 // Usage: node wasm_data.mjs SRC_DIR OUT_DIR EXCLUDE_REGEX
 import fs from 'node:fs';
 import path from 'node:path';
@@ -25,6 +26,9 @@ function walk(dir) {
     if (!rel.endsWith('.json') || (skip && skip.test(rel))) continue;
     let doc = JSON.parse(fs.readFileSync(p, 'utf8'));
     if (stripped.has(rel)) doc = strip(doc);
+    // The ids each family was fitted on: the core reads only their count (Gpu::calibrated_figures).
+    if (rel === 'gpus.json')
+      for (const f of Object.values(doc.efficiency_families)) if (Array.isArray(f.fitted_on)) f.fitted_on = f.fitted_on.length;
     const dst = path.join(out, rel);
     fs.mkdirSync(path.dirname(dst), { recursive: true });
     const text = JSON.stringify(doc);

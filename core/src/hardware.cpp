@@ -90,7 +90,10 @@ const std::vector<Gpu>& gpu_presets() {
       x.family = fam;
       x.eff = families[fam];
       const json& fj = doc.at("efficiency_families").at(fam);
-      if (fj.contains("fitted_on")) x.fitted_on = std::make_shared<const std::vector<std::string>>(fj.at("fitted_on").get<std::vector<std::string>>());
+      if (fj.contains("fitted_on")) {
+        const json& f = fj.at("fitted_on");
+        x.calibrated_figures = f.is_array() ? static_cast<int>(f.size()) : f.get<int>();
+      }
       out.push_back(std::move(x));
     }
     return out;

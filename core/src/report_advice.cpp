@@ -138,10 +138,10 @@ void add_method(Report& r, const Ctx& c) {
                    "每个算子耗时 = max(字节 / 实际显存带宽, FLOPs / 实际峰值)；EP dispatch/combine 按 NVLink 与 RDMA 带宽及每层延迟计算；两批重叠掩盖部分通信。"));
     sec.bullet(std::string(b.t("Efficiency factors of ", "效率系数：")) + s.gpu.name + ": GEMM " + b.num(s.gpu.eff.gemm * 100, 0) + "%, attention " + b.num(s.gpu.eff.attention * 100, 0) +
                "%, HBM " + b.num(s.gpu.eff.hbm * 100, 0) + "%, RDMA " + b.num(s.gpu.eff.rdma * 100, 0) + "%, NVLink " + b.num(s.gpu.eff.nvlink * 100, 0) + "%" +
-               (s.gpu.calibrated_on().empty() ? std::string(b.t(" (no published measurement for this GPU: family defaults)", "（该 GPU 无公开实测：使用同族默认值）"))
-                                            : std::string(b.t(" (fitted on ", "（拟合自 ")) + std::to_string(s.gpu.calibrated_on().size()) +
-                                                  (s.gpu.calibrated_on().size() == 1 ? b.t(" published measurement)", " 个公开实测）") : b.t(" published measurements)", " 个公开实测）"))));
-    if (s.gpu.calibrated_on().empty())
+               (s.gpu.calibrated_figures == 0 ? std::string(b.t(" (no published measurement for this GPU: family defaults)", "（该 GPU 无公开实测：使用同族默认值）"))
+                                            : std::string(b.t(" (fitted on ", "（拟合自 ")) + std::to_string(s.gpu.calibrated_figures) +
+                                                  (s.gpu.calibrated_figures == 1 ? b.t(" published measurement)", " 个公开实测）") : b.t(" published measurements)", " 个公开实测）"))));
+    if (s.gpu.calibrated_figures == 0)
       r.warnings.push_back(std::string(s.gpu.name) + b.t(": no published measurement in the calibration set; expect larger errors.", "：校准集中没有公开实测，误差可能更大。"));
     if (!ev.load_sustainable && ev.lambda_load > 0)
       r.warnings.push_back(b.t("The workload's load exceeds the deployment's capacity: TTFT grows without bound.", "负载超过部署能力：TTFT 将无限增长。"));

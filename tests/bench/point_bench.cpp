@@ -37,7 +37,32 @@ void BM_DecodeStep(benchmark::State& state) {
   }
 }
 
+// The same step from the pool's decode curve (what the capacity and load searches probe), and the
+// curve's construction (once per evaluation).
+void BM_DecodeCurveTotal(benchmark::State& state) {
+  slo::EvalOptions o;
+  o.ttft = false;
+  const slo::Evaluation ev = slo::evaluate_scenario(default_scenario(), o);
+  double batch = 1;
+  for (auto _ : state) {
+    batch = batch >= 512 ? 1 : batch + 1;
+    benchmark::DoNotOptimize(ev.decode_curve.total(batch));
+  }
+}
+
+void BM_DecodeCurveBuild(benchmark::State& state) {
+  slo::EvalOptions o;
+  o.ttft = false;
+  const slo::Evaluation ev = slo::evaluate_scenario(default_scenario(), o);
+  for (auto _ : state) {
+    const slo::DecodeCurve c(ev.decode_pool().pool, *ev.decode_pool().consts, ev.running_context, 1.0);
+    benchmark::DoNotOptimize(c.total(1));
+  }
+}
+
 }  // namespace
 
 BENCHMARK(BM_OperatingPoint)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_DecodeStep)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_DecodeCurveTotal)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_DecodeCurveBuild)->Unit(benchmark::kMicrosecond);

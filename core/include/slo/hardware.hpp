@@ -55,13 +55,9 @@ struct Gpu {
   bool pcie_peers = false;    // no NVLink: peers talk over PCIe (gpus.json "peer_link": "pcie"; L20, L40S)
   int sms = 132;              // streaming multiprocessors
   Efficiency eff;
-  // Benchmark point ids the factors were fitted on: shared, not copied (a Scenario holds its Gpu by
-  // value and the search copies Scenarios; Hopper's list has ~280 ids).
-  std::shared_ptr<const std::vector<std::string>> fitted_on;
-  const std::vector<std::string>& calibrated_on() const {
-    static const std::vector<std::string> none;
-    return fitted_on ? *fitted_on : none;
-  }
+  // Published figures its family's factors were fitted on (gpus.json "fitted_on": the ids, or their
+  // count in the wasm's copy of the data; the ids themselves are the fit's output, slo-estimator fit).
+  int calibrated_figures = 0;
 
   // Peak dense FLOPs for GEMMs in format t (0 when the GPU has no such tensor cores).
   double peak(DType t) const;
