@@ -212,7 +212,10 @@ double EvaluationData::prefill_share(double lambda) const {
   // batch, leading to increased decode latency"): the local part of each rank's prefill busies all
   // ranks (union of dp independent busy fractions), the routed-expert part is shared.
   const double f = prefill_local_fraction;
-  return std::min(1.0, 1.0 - std::pow(1.0 - std::min(1.0, work * f), dp) + work * (1.0 - f));
+  double idle = 1.0, base = 1.0 - std::min(1.0, work * f);  // base^dp by squaring: dp is a whole number of ranks
+  for (int e = dp; e > 0; e >>= 1, base *= base)
+    if (e & 1) idle *= base;
+  return std::min(1.0, 1.0 - idle + work * (1.0 - f));
 }
 
 double EvaluationData::capacity_in_target_kind() const {

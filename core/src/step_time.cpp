@@ -459,7 +459,13 @@ DecodeCurve::DecodeCurve(const Pool& pool, const StepConsts& k, double context, 
   const auto [both, only_tbo] = overlap_of(c);
   plain_ = !only_tbo, tbo_ = only_tbo || both;
   tbo_overlap_ = c.e.tbo_overlap;
-  top_k_ = c.m.experts_per_tok, experts_ = c.m.routed_experts, slots_ = c.m.routed_experts + pool.cfg.redundant_experts, dp_ = c.dp;
+  top_k_ = c.m.experts_per_tok;
+  if (top_k_ > 0 && c.m.routed_experts > 0) {
+    const double experts = c.m.routed_experts, slots = experts + pool.cfg.redundant_experts;
+    reach_log_ = c.dp * experts / slots * std::log(1.0 - top_k_ / experts);
+  } else {
+    top_k_ = 0;
+  }
   offload_s_ = c.offload_s, offload_prefetch_ = c.offload_prefetch;
   for (int p = 0; p < (draft_tokens_ > 0 ? 2 : 1); ++p) {
     const DecodePass pass{c, context, p == 1};
@@ -490,7 +496,8 @@ DecodeCurve::DecodeCurve(const Pool& pool, const StepConsts& k, double context, 
 double DecodeCurve::pass_total(int p, double seqs) const {
   const Pass& ps = passes_[p];
   const double n = seqs * ps.tokens_per_seq;
-  const double active = top_k_ > 0 ? expert_activity(top_k_, experts_, slots_, n * dp_) : 1.0;
+  // expert_activity(k, E, E + R, n dp) = 1 - (1 - k/E)^(n dp E / (E + R)), its logarithm taken once.
+  const double active = top_k_ > 0 ? 1.0 - std::exp(n * reach_log_) : 1.0;
   double plain = 0, tbo = 0;  // compute time of the tally without / with two micro-batches
   for (int j = 0; j < ps.count; ++j) {
     const Op& o = ps.ops[j];

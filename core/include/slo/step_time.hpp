@@ -101,7 +101,7 @@ class DecodeCurve {
   };
   double pass_total(int pass, double seqs) const;
   bool valid_ = false, plain_ = true, tbo_ = false, offload_prefetch_ = false;
-  double time_scale_ = 1, tbo_overlap_ = 0, top_k_ = 0, experts_ = 0, slots_ = 0, dp_ = 1, offload_s_ = 0;
+  double time_scale_ = 1, tbo_overlap_ = 0, top_k_ = 0, reach_log_ = 0, offload_s_ = 0;
   int draft_tokens_ = 0, pp_ = 1;
   Pass passes_[2];  // the main pass, the MTP draft pass
 };
