@@ -142,10 +142,9 @@ DecodePoint decode_at(const PoolEval& pe, double in_flight, double context, doub
 
 double request_fixed_s(const Evaluation& ev) {
   const EngineOverheads& o = ev.s.deployment.engine.overheads;
-  const double launch = ev.s.gpu.eff.launch_scale;
   // Fixed per-request time a client sees in TTFT: tokenizer, scheduling, HTTP, detokenizing the first
-  // token (engine profile), the PD handshake, and the first decode step where the engine needs one.
-  double t = o.request_ms * 1e-3 * launch + ev.first_decode_s;
+  // token (engine profile: host work), the PD handshake, and the first decode step where the engine needs one.
+  double t = o.request_ms * 1e-3 + ev.first_decode_s;
   if (ev.disaggregated()) t += o.pd_bootstrap_ms * 1e-3;
   // With PP a prompt crosses every stage: the pass time counts one stage.
   const int pp = ev.prefill_pool().pool.cfg.pp;

@@ -264,20 +264,21 @@ void comm(const Ctx& c, StepParts& s, double n, bool low_latency, double moe_lay
   }
 }
 
-// The engine's serial CPU time per forward pass before its kernels (scheduling, sampling), on this
-// platform's launch scale. Source: engine profiles (core/data/engines.json), fitted per engine.
+// The engine's serial CPU time per forward pass before its kernels (scheduling, sampling): host work,
+// the engine's (and its build's) own. Source: engine profiles (core/data/engines.json), fitted per engine.
 double pass_cpu(const Ctx& c, bool prefill) {
   const EngineOverheads& o = c.pool.deployment->engine.overheads;
-  return (prefill ? o.prefill_ms : o.step_ms) * 1e-3 * c.e.launch_scale;
+  return (prefill ? o.prefill_ms : o.step_ms) * 1e-3;
 }
 
-// CPU and launch time of one forward pass: the per-pass cost plus every kernel's fixed duration
-// (CUDA-graph replay in decode; eager launches in prefill), on this platform's launch scale.
+// CPU and launch time of one forward pass: the per-pass cost plus every kernel's fixed cost: in a
+// CUDA-graph decode its GPU-side minimum duration, on this silicon's launch scale; in an eager prefill
+// pass the host's launch call (the engine's, and its build's, own).
 // Source: engine profiles (core/data/engines.json), fitted per engine on published measurements.
 double step_overhead(const Ctx& c, double layers, bool prefill) {
   const EngineOverheads& o = c.pool.deployment->engine.overheads;
   const double kernels = layers * c.kernels_per_layer;
-  return pass_cpu(c, prefill) + kernels * (prefill ? o.prefill_kernel_us : o.kernel_us) * 1e-6 * c.e.launch_scale;
+  return pass_cpu(c, prefill) + kernels * (prefill ? o.prefill_kernel_us : o.kernel_us * c.e.launch_scale) * 1e-6;
 }
 
 void classify(StepParts& s) {
@@ -408,7 +409,7 @@ struct DecodePass {
   // pays CPU work per running sequence (scheduling, sampling, streaming the token out) per step.
   double overhead(double seqs) const {
     if (draft) return step_overhead(c, 1.0, false) - pass_cpu(c, false) * 0.75;
-    return step_overhead(c, c.stage_layers, false) + seqs * c.pool.deployment->engine.overheads.seq_us * 1e-6 * c.e.launch_scale;
+    return step_overhead(c, c.stage_layers, false) + seqs * c.pool.deployment->engine.overheads.seq_us * 1e-6;
   }
   // A batch above the engine's CUDA-graph limit runs eagerly: its kernels launch one by one as in a
   // prefill pass, overlapping the GPU's own work. Source: SGLang CudaGraphRunner.can_run (bs <=

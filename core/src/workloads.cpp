@@ -30,7 +30,7 @@ double group_prefill_s(const Evaluation& ev, double seqs, double len, double per
 // spends per request: it serves at most 1 / frontend_s requests per second.
 // Source: SGLang TokenizerManager / vLLM API server, single process.
 double frontend_s(const Evaluation& ev) {
-  return ev.s.deployment.engine.overheads.frontend_ms * 1e-3 * ev.s.gpu.eff.launch_scale;
+  return ev.s.deployment.engine.overheads.frontend_ms * 1e-3;
 }
 
 double kv_transfer(const Evaluation& ev, double len) {

@@ -385,7 +385,7 @@ TEST(PhysicsTime, PrefillLaunchesOverlapTheGpuExceptBehindEp) {
     return prefill_pass(pool, tokens, 1, tokens * tokens / 2, 0);
   };
   const Evaluation dense = evaluate_scenario(scenario(llama70b("h100-80g", "fp8", "bf16")), kNoTtft);
-  const double fixed = dense.s.deployment.engine.overheads.prefill_ms * 1e-3 * dense.s.gpu.eff.launch_scale;
+  const double fixed = dense.s.deployment.engine.overheads.prefill_ms * 1e-3;  // host work: no GPU launch scale
   // GPU time of the pass alone (no launch cost): compute and exposed communication.
   const StepParts bare = pass(dense, 128, 0.0);
   const double gpu = bare.compute_total + bare.exposed_comm;
@@ -402,6 +402,25 @@ TEST(PhysicsTime, PrefillLaunchesOverlapTheGpuExceptBehindEp) {
   const StepParts e0 = pass(ep, 16384, 0.0), e1 = pass(ep, 16384, 20.0);
   EXPECT_GT(e1.total - e0.total, 0.9 * (e1.overhead - e0.overhead));
   EXPECT_GT(e1.overhead - e0.overhead, 0.0);
+}
+
+// Host work (the engine's per-step CPU time, per running sequence, per request) is the engine's own and
+// does not follow the GPU family's launch scale, which applies to the kernels' GPU-side fixed time in a
+// CUDA-graph decode. Source: engine profiles (engines.json: fitted per engine and build).
+TEST(PhysicsTime, LaunchScaleAppliesToGpuKernelsNotToHostWork) {
+  const Evaluation dense = evaluate_scenario(scenario(llama70b("h100-80g", "fp8", "bf16")), kNoTtft);
+  auto step = [&](double launch_scale, double kernel_us) {
+    Pool pool = dense.decode_pool().pool;
+    Gpu g = *pool.gpu;
+    g.eff.launch_scale = launch_scale;
+    Deployment d = *pool.deployment;
+    d.engine.overheads.kernel_us = kernel_us;
+    pool.gpu = &g;
+    pool.deployment = &d;
+    return decode_step(pool, 64, 2048).total;
+  };
+  EXPECT_DOUBLE_EQ(step(1.0, 0.0), step(3.0, 0.0)) << "step and sequence CPU time scaled by the GPU family";
+  EXPECT_GT(step(3.0, 5.0) - step(1.0, 5.0), 0.5 * 2 * 5e-6 * dense.decode_pool().consts->kernels_per_layer * 80);
 }
 
 // SGLang DP attention over tensor-parallel experts (DeepSeek-R1 on 8 x H200, DP8, MoE TP8): a prefill
