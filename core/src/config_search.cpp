@@ -134,17 +134,37 @@ DecodeBound decode_bound(const Evaluation& ev, double time_scale) {
   return b;
 }
 
-// A feasible evaluation as a point of the space (nullopt: it does not fit or serves no load).
-std::optional<SearchPoint> point_of(const Scenario& c, const Evaluation& ev, int gpus) {
-  if (!fits(ev) || ev.lambda_max <= 0 || ev.op_max.tpot_s <= 0) return std::nullopt;
+// A feasible evaluation's figures as a point of the space, without its scenario.
+struct Figures {
+  double tps_per_gpu = 0, tps_per_user = 0, sessions = 0;
+  TargetCheck met;
+};
+// False when it does not fit or serves no load.
+bool point_figures(const Evaluation& ev, int gpus, Figures& f) {
+  if (!fits(ev) || ev.lambda_max <= 0 || ev.op_max.tpot_s <= 0) return false;
+  f.tps_per_gpu = ev.capacity_in_target_kind() / gpus;
+  f.tps_per_user = 1.0 / ev.op_max.tpot_s;
+  f.sessions = ev.sessions_target_ctx;
+  f.met = check_targets(ev);
+  return true;
+}
+
+SearchPoint make_point(const Scenario& c, const Figures& f, int gpus) {
   SearchPoint p;
   p.scenario = c;
   p.gpus = gpus;
-  p.tps_per_gpu = ev.capacity_in_target_kind() / gpus;
-  p.tps_per_user = 1.0 / ev.op_max.tpot_s;
-  p.sessions = ev.sessions_target_ctx;
-  p.met = check_targets(ev);
+  p.tps_per_gpu = f.tps_per_gpu;
+  p.tps_per_user = f.tps_per_user;
+  p.sessions = f.sessions;
+  p.met = f.met;
   return p;
+}
+
+// A feasible evaluation as a point of the space (nullopt: it does not fit or serves no load).
+std::optional<SearchPoint> point_of(const Scenario& c, const Evaluation& ev, int gpus) {
+  Figures f;
+  if (!point_figures(ev, gpus, f)) return std::nullopt;
+  return make_point(c, f, gpus);
 }
 
 EvalOptions ttft_options(double time_scale) {
@@ -166,7 +186,13 @@ void add_ttft(SearchPoint& p, const Evaluation& ev) {
 struct Search {
   Space sp;
   SearchResult res;
-  std::vector<SearchPoint> all;  // every feasible configuration evaluated (for the top list)
+  // Every feasible configuration evaluated (for the top list): its knobs and figures; the scenario is
+  // made from the knobs only for the few the top list tries (no Scenario copy per candidate).
+  struct Seen {
+    std::size_t knobs;  // index into `knobs_seen`
+    Figures figures;
+  };
+  std::vector<Seen> all;
   const SearchProgress& progress;
 
   EvalOptions quick() const {
@@ -182,16 +208,7 @@ struct Search {
     return false;
   }
 
-  void add(const Scenario& c, const Evaluation& ev) {
-    std::optional<SearchPoint> made = point_of(c, ev, sp.gpus);
-    if (!made) return;
-    const SearchPoint& p = all.emplace_back(std::move(*made));
-    for (const auto& q : res.frontier)
-      if (dominates(q, p) || (q.tps_per_user == p.tps_per_user && q.tps_per_gpu == p.tps_per_gpu)) return;
-    res.frontier.erase(std::remove_if(res.frontier.begin(), res.frontier.end(), [&](const SearchPoint& q) { return dominates(p, q); }),
-                       res.frontier.end());
-    res.frontier.push_back(p);
-  }
+
 
   Evaluation eval(const Scenario& c, const EvalOptions& e) {
     ++res.evaluated;
@@ -243,7 +260,21 @@ struct Search {
     Knobs k;
     double x_bound, y_bound;
   };
+  std::vector<Knobs> knobs_seen;
 
+  void add(const Knobs& k, const Evaluation& ev) {
+    Figures f;
+    if (!point_figures(ev, sp.gpus, f)) return;
+    knobs_seen.push_back(k);
+    all.push_back(Seen{knobs_seen.size() - 1, f});
+    for (const auto& q : res.frontier)
+      if ((q.tps_per_user >= f.tps_per_user && q.tps_per_gpu >= f.tps_per_gpu)) return;  // dominated or equal
+    auto beaten = [&](const SearchPoint& q) {
+      return f.tps_per_user >= q.tps_per_user && f.tps_per_gpu >= q.tps_per_gpu && (f.tps_per_user > q.tps_per_user || f.tps_per_gpu > q.tps_per_gpu);
+    };
+    res.frontier.erase(std::remove_if(res.frontier.begin(), res.frontier.end(), beaten), res.frontier.end());
+    res.frontier.push_back(make_point(ev.s, f, sp.gpus));  // a frontier point carries its scenario
+  }
   // A candidate with its bounds, from a cheap evaluation; false when it cannot be feasible.
   bool bound(const Knobs& k, double prefill_rps_cap, std::vector<Cand>& out) {
     EvalOptions cheap = quick();
@@ -282,7 +313,7 @@ struct Search {
         ++res.pruned;
         continue;
       }
-      with_knobs(c.k, quick(), [&](const Evaluation& ev) { return add(ev.s, ev), 0; });
+      with_knobs(c.k, quick(), [&](const Evaluation& ev) { return add(c.k, ev), 0; });
     }
   }
 
@@ -393,16 +424,18 @@ struct Search {
       with_ttft(res.frontier[i]);
     }
     // The top list: every target met (TTFT simulated), most tokens/s per GPU first.
-    std::stable_sort(all.begin(), all.end(), [](const SearchPoint& a, const SearchPoint& b) { return a.tps_per_gpu > b.tps_per_gpu; });
+    std::stable_sort(all.begin(), all.end(), [](const Seen& a, const Seen& b) { return a.figures.tps_per_gpu > b.figures.tps_per_gpu; });
     int tried = 0;
-    for (auto& p : all) {
+    for (auto& seen : all) {
       if (static_cast<int>(res.top.size()) >= sp.o.top || tried >= 4 * sp.o.top) break;
-      const TargetCheck& m = p.met;
+      const TargetCheck& m = seen.figures.met;
       if (!(m.memory && m.concurrency && m.throughput && m.tpot)) continue;
       if (tried % 4 == 0 && !tick(0.95 + 0.05 * tried / (4.0 * sp.o.top))) return;
       ++tried;
+      SearchPoint p = make_point(base, seen.figures, sp.gpus);
+      apply(p.scenario, knobs_seen[seen.knobs]);
       with_ttft(p);
-      if (p.met.all()) res.top.push_back(p);
+      if (p.met.all()) res.top.push_back(std::move(p));
     }
     tick(1.0);
   }
@@ -412,7 +445,7 @@ SearchResult search_budget(const Scenario& s, const SearchOptions& o, int gpus, 
   Space sp{s, o, gpus, {s.precision.kv_cache}, {0}};
   if (o.kv_fp8 && (s.precision.kv_cache == DType::BF16 || s.precision.kv_cache == DType::FP16)) sp.kvs.push_back(DType::FP8);
   if (o.mtp && s.model.mtp_layers > 0) sp.drafts = {0, 1, 2, 3};
-  Search run{sp, {}, {}, progress, {}};
+  Search run{sp, {}, {}, progress, {}, {}};
   run.res.gpus = gpus;
   run.run();
   return run.res;
