@@ -186,13 +186,6 @@ void add_ttft(SearchPoint& p, const Evaluation& ev) {
 struct Search {
   Space sp;
   SearchResult res;
-  // Every feasible configuration evaluated (for the top list): its knobs and figures; the scenario is
-  // made from the knobs only for the few the top list tries (no Scenario copy per candidate).
-  struct Seen {
-    std::size_t knobs;  // index into `knobs_seen`
-    Figures figures;
-  };
-  std::vector<Seen> all;
   const SearchProgress& progress;
 
   EvalOptions quick() const {
@@ -260,13 +253,19 @@ struct Search {
     Knobs k;
     double x_bound, y_bound;
   };
-  std::vector<Knobs> knobs_seen;
+  // Every feasible configuration evaluated (for the top list): its knobs and figures; the scenario is
+  // made from the knobs only for the few the top list tries (no Scenario copy per candidate).
+  struct Seen {
+    Knobs k;
+    Figures figures;
+    bool taken = false;  // tried for the top list
+  };
+  std::vector<Seen> all;
 
   void add(const Knobs& k, const Evaluation& ev) {
     Figures f;
     if (!point_figures(ev, sp.gpus, f)) return;
-    knobs_seen.push_back(k);
-    all.push_back(Seen{knobs_seen.size() - 1, f});
+    all.push_back(Seen{k, f});
     for (const auto& q : res.frontier)
       if ((q.tps_per_user >= f.tps_per_user && q.tps_per_gpu >= f.tps_per_gpu)) return;  // dominated or equal
     auto beaten = [&](const SearchPoint& q) {
@@ -423,17 +422,22 @@ struct Search {
       if (i % 4 == 0 && !tick(0.9 + 0.05 * i / res.frontier.size())) return;
       with_ttft(res.frontier[i]);
     }
-    // The top list: every target met (TTFT simulated), most tokens/s per GPU first.
-    std::stable_sort(all.begin(), all.end(), [](const Seen& a, const Seen& b) { return a.figures.tps_per_gpu > b.figures.tps_per_gpu; });
+    // The top list: every target met (TTFT simulated), most tokens/s per GPU first, the earliest
+    // evaluated first among equals. At most 4 x top are tried, each picked by one scan.
     int tried = 0;
-    for (auto& seen : all) {
-      if (static_cast<int>(res.top.size()) >= sp.o.top || tried >= 4 * sp.o.top) break;
-      const TargetCheck& m = seen.figures.met;
-      if (!(m.memory && m.concurrency && m.throughput && m.tpot)) continue;
+    while (static_cast<int>(res.top.size()) < sp.o.top && tried < 4 * sp.o.top) {
+      Seen* best = nullptr;
+      for (auto& seen : all) {
+        const TargetCheck& m = seen.figures.met;
+        if (seen.taken || !(m.memory && m.concurrency && m.throughput && m.tpot)) continue;
+        if (!best || seen.figures.tps_per_gpu > best->figures.tps_per_gpu) best = &seen;
+      }
+      if (!best) break;
+      best->taken = true;
       if (tried % 4 == 0 && !tick(0.95 + 0.05 * tried / (4.0 * sp.o.top))) return;
       ++tried;
-      SearchPoint p = make_point(base, seen.figures, sp.gpus);
-      apply(p.scenario, knobs_seen[seen.knobs]);
+      SearchPoint p = make_point(base, best->figures, sp.gpus);
+      apply(p.scenario, best->k);
       with_ttft(p);
       if (p.met.all()) res.top.push_back(std::move(p));
     }
@@ -445,7 +449,7 @@ SearchResult search_budget(const Scenario& s, const SearchOptions& o, int gpus, 
   Space sp{s, o, gpus, {s.precision.kv_cache}, {0}};
   if (o.kv_fp8 && (s.precision.kv_cache == DType::BF16 || s.precision.kv_cache == DType::FP16)) sp.kvs.push_back(DType::FP8);
   if (o.mtp && s.model.mtp_layers > 0) sp.drafts = {0, 1, 2, 3};
-  Search run{sp, {}, {}, progress, {}, {}};
+  Search run{sp, {}, progress, {}, {}};
   run.res.gpus = gpus;
   run.run();
   return run.res;
