@@ -173,8 +173,8 @@ int fit(const std::string& data_dir) {
     std::printf("family %-10s gemm %.3f hbm %.3f attention %.3f launch x%.2f (%zu figures)\n", fam.c_str(), e.gemm, e.hbm, e.attention, e.launch_scale,
                 f.fitted_on.count(fam) ? f.fitted_on.at(fam).size() : 0);
   for (const auto& [eng, o] : f.cal.engine)
-    std::printf("engine %-8s step %.2f ms, kernel %.2f us (prefill %.1f us), sequence %.1f us, request %.1f ms, wait %.2f steps, frontend %.1f ms, MoE GEMM x%.2f\n", eng.c_str(),
-                o.step_ms, o.kernel_us, o.prefill_kernel_us, o.seq_us, o.request_ms, o.wait_steps, o.frontend_ms, o.moe_gemm);
+    std::printf("engine %-8s step %.2f ms, kernel %.2f us (prefill %.1f us), sequence %.1f us, request %.1f ms, wait %.2f steps, frontend %.1f ms, MoE GEMM x%.2f, KV read x%.2f\n", eng.c_str(),
+                o.step_ms, o.kernel_us, o.prefill_kernel_us, o.seq_us, o.request_ms, o.wait_steps, o.frontend_ms, o.moe_gemm, o.kv_read);
   std::printf("rms log error on the end-to-end figures: %.3f (%d predicted infeasible, left out of it)\n", f.rms_log_error, f.infeasible);
   if (data_dir.empty()) return 0;
   auto r = [](double x, double q) { return std::round(x / q) * q; };
@@ -211,6 +211,7 @@ int fit(const std::string& data_dir) {
     j["wait_steps"] = r(o.wait_steps, 0.01);
     j["frontend_ms"] = r(o.frontend_ms, 0.01);
     j["moe_gemm"] = r(o.moe_gemm, 0.001);
+    j["kv_read"] = r(o.kv_read, 0.001);
   };
   for (auto& e : engines["engines"]) {
     const std::string id = e["id"];

@@ -226,6 +226,7 @@ double* e_seq(Calibration& c, const std::string& k) { return &c.engine[k].seq_us
 double* e_wait(Calibration& c, const std::string& k) { return &c.engine[k].wait_steps; }
 double* e_front(Calibration& c, const std::string& k) { return &c.engine[k].frontend_ms; }
 double* e_moe(Calibration& c, const std::string& k) { return &c.engine[k].moe_gemm; }
+double* e_kv(Calibration& c, const std::string& k) { return &c.engine[k].kv_read; }
 
 const json& priors() {
   static const json p = json::parse(data::file("calibration-priors.json"));
@@ -261,6 +262,7 @@ Calibration prior_calibration() {
     x.wait_steps = o.value("wait_steps", 1.5);
     x.frontend_ms = o.value("frontend_ms", 10.0);
     x.moe_gemm = o.value("moe_gemm", 1.0);
+    x.kv_read = o.value("kv_read", 1.0);
     x.request_ms = o.at("request_ms");
     x.prefill_ms = o.at("prefill_ms");
     x.pd_bootstrap_ms = o.at("pd_bootstrap_ms");
@@ -363,6 +365,7 @@ FitResult fit_calibration(const std::vector<std::string>& exclude_sources) {
     params.push_back({true, e, e_wait, 0.1, 10, 0});
     params.push_back({true, e, e_front, 0.1, 200, 0});
     params.push_back({true, e, e_moe, 0.2, 1.5, 0});
+    params.push_back({true, e, e_kv, 0.3, 1.5, 0});
   }
   Calibration pc = prior;
   for (auto& p : params) p.prior = *p.ref(pc, p.key);

@@ -37,6 +37,7 @@ EngineOverheads read_overheads(const json& o) {
   x.wait_steps = o.value("wait_steps", 1.5);
   x.frontend_ms = o.value("frontend_ms", 10.0);
   x.moe_gemm = o.value("moe_gemm", 1.0);
+  x.kv_read = o.value("kv_read", 1.0);
   x.prefill_ms = o.at("prefill_ms");
   x.pd_bootstrap_ms = o.at("pd_bootstrap_ms");
   return x;

@@ -66,7 +66,9 @@ StepConsts step_consts(const Pool& p) {
   k.nvl = p.nvlink_gpus(), k.domains = p.stage_domains(), k.stage_gpus = p.stage_gpus();
   const EngineKernel& ek = p.deployment->engine.kernel;
   k.hbm = g.hbm_bytes_s * std::min(0.98, e.hbm * ek.hbm);
-  k.hbm_kv = g.hbm_bytes_s * std::min(0.98, e.attention_hbm * ek.hbm);
+  // KV reads run the engine's paged-attention kernels: their own streaming rate per engine.
+  // Source: engine profiles (core/data/engines.json kv_read), fitted on each engine's figures.
+  k.hbm_kv = g.hbm_bytes_s * std::min(0.98, e.attention_hbm * ek.hbm * p.deployment->engine.overheads.kv_read);
   DType compute = DType::BF16;
   std::string a, b;
   if (!gemm_dtype(p.precision->weights, p.precision->activations, compute, a, b)) compute = DType::BF16;

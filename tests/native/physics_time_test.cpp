@@ -423,6 +423,25 @@ TEST(PhysicsTime, LaunchScaleAppliesToGpuKernelsNotToHostWork) {
   EXPECT_GT(step(3.0, 5.0) - step(1.0, 5.0), 0.5 * 2 * 5e-6 * dense.decode_pool().consts->kernels_per_layer * 80);
 }
 
+// Decode attention streams the KV cache through the engine's own paged-attention kernels (XQA,
+// FlashInfer, FlashAttention, FlashMLA): the engine profile's kv_read scales that rate, not the
+// weights' (engines.json, fitted per engine).
+TEST(PhysicsTime, KvReadsRunAtTheEnginesAttentionKernelRate) {
+  const Evaluation dense = evaluate_scenario(scenario(llama70b("h100-80g", "fp8", "bf16")), kNoTtft);
+  auto step = [&](double kv_read) {
+    Pool pool = dense.decode_pool().pool;
+    Deployment d = *pool.deployment;
+    d.engine.overheads.kv_read = kv_read;
+    pool.deployment = &d;
+    return decode_step(pool, 128, 8192);
+  };
+  const StepParts full = step(1.0), half = step(0.5);
+  EXPECT_DOUBLE_EQ(full.kv_bytes, half.kv_bytes);
+  EXPECT_DOUBLE_EQ(full.weights, half.weights);
+  EXPECT_GT(full.kv, 0.0);
+  EXPECT_NEAR(half.kv / full.kv, 2.0, 0.2);  // memory-bound: twice the time (the smooth roofline adds a little compute)
+}
+
 // SGLang DP attention over tensor-parallel experts (DeepSeek-R1 on 8 x H200, DP8, MoE TP8): a prefill
 // batch is gathered and scattered by two whole-batch all-reduces per MoE layer; decode, and an
 // engine without that gather, pay one all-reduce's bytes. Source: SGLang dp_attention.py (SUM_LEN).

@@ -29,6 +29,8 @@ struct EngineOverheads {
   double pd_bootstrap_ms = 5;    // disaggregated: per-request KV-transfer handshake
   double moe_gemm = 1.0;         // routed-expert (grouped) GEMM efficiency relative to the family's dense GEMM
                                  // factor: the engine's MoE kernels (Triton fused_moe, DeepGEMM, CUTLASS grouped)
+  double kv_read = 1.0;          // attention's KV-cache streaming rate relative to the family's attention_hbm:
+                                 // the engine's paged-attention kernels (FlashInfer, FlashAttention, XQA, FlashMLA)
 };
 
 struct Gpu;
