@@ -20,9 +20,13 @@ SLO_SIZE_BEGIN
 
 namespace slo {
 
+namespace {
+// (x, y) = (tokens/s per user, tokens/s per GPU): a at least as good on both and better on one.
+bool dominates_xy(double ax, double ay, double bx, double by) { return ax >= bx && ay >= by && (ax > bx || ay > by); }
+}  // namespace
+
 bool dominates(const SearchPoint& a, const SearchPoint& b) {
-  return a.tps_per_user >= b.tps_per_user && a.tps_per_gpu >= b.tps_per_gpu &&
-         (a.tps_per_user > b.tps_per_user || a.tps_per_gpu > b.tps_per_gpu);
+  return dominates_xy(a.tps_per_user, a.tps_per_gpu, b.tps_per_user, b.tps_per_gpu);
 }
 
 namespace {
@@ -267,10 +271,8 @@ struct Search {
     if (!point_figures(ev, sp.gpus, f)) return;
     all.push_back(Seen{k, f});
     for (const auto& q : res.frontier)
-      if ((q.tps_per_user >= f.tps_per_user && q.tps_per_gpu >= f.tps_per_gpu)) return;  // dominated or equal
-    auto beaten = [&](const SearchPoint& q) {
-      return f.tps_per_user >= q.tps_per_user && f.tps_per_gpu >= q.tps_per_gpu && (f.tps_per_user > q.tps_per_user || f.tps_per_gpu > q.tps_per_gpu);
-    };
+      if (q.tps_per_user >= f.tps_per_user && q.tps_per_gpu >= f.tps_per_gpu) return;  // dominated or equal
+    auto beaten = [&](const SearchPoint& q) { return dominates_xy(f.tps_per_user, f.tps_per_gpu, q.tps_per_user, q.tps_per_gpu); };
     res.frontier.erase(std::remove_if(res.frontier.begin(), res.frontier.end(), beaten), res.frontier.end());
     res.frontier.push_back(make_point(ev.s, f, sp.gpus));  // a frontier point carries its scenario
   }
