@@ -366,14 +366,12 @@ StepParts forward(const Ctx& c, Fill fill, double overhead, double time_scale, b
 // on top of it when each layer fetches its share as it runs (the GPU waits for the link).
 // Source: SGLang OffloaderV2 / vLLM --offload-backend prefetch (copies on a side stream ahead of
 // the layer); SGLang OffloaderV1 / vLLM UVA (--cpu-offload-gb: weights read as the layer runs).
-double offload_wait(const Ctx& c, double total, double time_scale) {
-  const double link = c.offload_s * time_scale;
-  return c.offload_prefetch ? std::max(0.0, link - total) : link;
-}
+// `link`: the pass's offloaded weights over the host link (seconds); `total`: the pass's own time.
+double offload_wait(double link, bool prefetch, double total) { return prefetch ? std::max(0.0, link - total) : link; }
 void add_offload(const Ctx& c, StepParts& s, double time_scale) {
   if (c.offload_s <= 0) return;
   s.host_link = c.offload_s * time_scale;
-  s.host_wait = offload_wait(c, s.total, time_scale);
+  s.host_wait = offload_wait(s.host_link, c.offload_prefetch, s.total);
   s.total += s.host_wait;
   classify(s);
 }
@@ -517,7 +515,7 @@ double DecodeCurve::pass_total(int p, double seqs) const {
 double DecodeCurve::total(double seqs) const {
   if (!valid_) return 0;
   double t = pass_total(0, seqs);
-  if (offload_s_ > 0) t += offload_prefetch_ ? std::max(0.0, offload_s_ - t) : offload_s_;  // offload_wait()
+  if (offload_s_ > 0) t += offload_wait(offload_s_, offload_prefetch_, t);
   t *= pp_;
   if (draft_tokens_ > 0) t += draft_tokens_ * pass_total(1, seqs);
   return t * time_scale_;
