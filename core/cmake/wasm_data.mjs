@@ -1,6 +1,6 @@
 // The wasm's copy of core/data (issue 11: no unreachable data in the wasm): every JSON file the
 // page's core reads, minified, with the documentation-only keys ("about", "note", "*_note") of the
-// GPU, engine and calibration files removed, each family's fitted_on ids replaced by their count;
+// GPU and engine files removed, each family's fitted_on ids replaced by their count;
 // model notes stay (the catalog shows them).
 // Usage: node wasm_data.mjs SRC_DIR OUT_DIR EXCLUDE_REGEX
 import fs from 'node:fs';
@@ -8,7 +8,7 @@ import path from 'node:path';
 
 const [src, out, exclude] = process.argv.slice(2);
 const skip = exclude ? new RegExp(exclude) : null;
-const stripped = new Set(['gpus.json', 'engines.json', 'calibration-priors.json']);
+const stripped = new Set(['gpus.json', 'engines.json']);
 const isDoc = (k) => k === 'about' || k === 'note' || k.endsWith('_note');
 
 function strip(v) {
