@@ -185,7 +185,7 @@ Calibration Calibration::current() {
   for (const auto& e : engine_presets()) {
     c.engine[e.id] = e.overheads;
     if (e.builds)
-      for (const auto& [platform, o] : *e.builds) c.engine[e.id + "@" + platform] = o;
+      for (const auto& b : *e.builds) c.engine[e.id + "@" + b.key] = b.overheads;
   }
   return c;
 }
@@ -218,6 +218,7 @@ double* f_gemm(Calibration& c, const std::string& k) { return &c.family[k].gemm;
 double* f_hbm(Calibration& c, const std::string& k) { return &c.family[k].hbm; }
 double* f_attn(Calibration& c, const std::string& k) { return &c.family[k].attention; }
 double* f_launch(Calibration& c, const std::string& k) { return &c.family[k].launch_scale; }
+double* f_arbw(Calibration& c, const std::string& k) { return &c.family[k].allreduce_bw; }
 double* e_step(Calibration& c, const std::string& k) { return &c.engine[k].step_ms; }
 double* e_kernel(Calibration& c, const std::string& k) { return &c.engine[k].kernel_us; }
 double* e_pkernel(Calibration& c, const std::string& k) { return &c.engine[k].prefill_kernel_us; }
@@ -244,6 +245,7 @@ Calibration prior_calibration() {
       if (k == "attention") e.attention = x;
       if (k == "attention_hbm") e.attention_hbm = x;
       if (k == "nvlink") e.nvlink = x;
+      if (k == "allreduce_bw") e.allreduce_bw = x;
       if (k == "rdma") e.rdma = x;
       if (k == "comm_latency_us") e.comm_latency_us = x;
       if (k == "allreduce_latency_us") e.allreduce_latency_us = x;
@@ -267,7 +269,7 @@ Calibration prior_calibration() {
     x.prefill_ms = o.at("prefill_ms");
     x.pd_bootstrap_ms = o.at("pd_bootstrap_ms");
   }
-  // A platform build ("sglang@rocm") starts from its engine's prior.
+  // A build ("sglang@rocm", "vllm@v0") starts from its engine's prior.
   for (auto& [key, o] : c.engine)
     if (const auto at = key.find('@'); at != std::string::npos && c.engine.count(key.substr(0, at))) o = c.engine.at(key.substr(0, at));
   return c;
@@ -355,6 +357,7 @@ FitResult fit_calibration(const std::vector<std::string>& exclude_sources) {
     params.push_back({false, f, f_hbm, 0.3, 0.95, 0});
     params.push_back({false, f, f_attn, 0.1, 0.95, 0});
     params.push_back({false, f, f_launch, 0.3, 5, 0});
+    params.push_back({false, f, f_arbw, 0.1, 0.95, 0});
   }
   for (const auto& e : engines) {
     params.push_back({true, e, e_step, 0.05, 20, 0});

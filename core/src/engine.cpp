@@ -106,9 +106,10 @@ Engine read_engine(const json& j) {
   }
   e.profile = e.id;
   if (j.contains("builds")) {
-    std::map<std::string, EngineOverheads> builds;
-    for (const auto& [platform, b] : j.at("builds").items()) builds[platform] = read_overheads(b.at("overheads"));
-    e.builds = std::make_shared<const std::map<std::string, EngineOverheads>>(std::move(builds));
+    std::vector<Engine::Build> builds;
+    for (const auto& [key, b] : j.at("builds").items())
+      builds.push_back({key, read_overheads(b.at("overheads")), b.value("platform", key), b.value("release_before", "")});
+    e.builds = std::make_shared<const std::vector<Engine::Build>>(std::move(builds));
   }
   const json& k = j.at("kernel");
   e.kernel.gemm = k.at("gemm");
@@ -160,6 +161,10 @@ bool release_at_or_before(const std::string& stated, const std::string& bound) {
   return true;
 }
 
+bool release_before(const std::string& stated, const std::string& bound) {
+  return release_at_or_before(stated, bound) && !release_at_or_before(bound, stated);
+}
+
 namespace {
 // What the engine reads as the device's memory (torch's total, in GiB).
 double gib(const Gpu& g) { return g.usable_memory_bytes() / 1073741824.0; }
@@ -196,7 +201,7 @@ int Engine::graph_max_batch(const Gpu& g, int tp) const { return graph_max_batch
 
 int Engine::eager_decode_above(const Gpu& g, int tp) const { return eager_above_graph ? graph_max_batch(g, tp) : 0; }
 
-void select_for_gpu(Engine& e, const Gpu& g) {
+void select_for_gpu(Engine& e, const Gpu& g, const std::string& release) {
   // vLLM's defaults by device: >= 70 GiB and not an A100 -> 1024 sequences, else 256.
   // Source: vllm/engine/arg_utils.py get_batch_defaults (PR #17885 excluded the A100).
   if (e.small_gpu_max_running > 0) {
@@ -205,10 +210,15 @@ void select_for_gpu(Engine& e, const Gpu& g) {
     if (small) e.max_running_requests = e.small_gpu_max_running;
   }
   if (!e.builds) return;
-  auto b = e.builds->find(g.eff.platform);
-  if (b == e.builds->end()) return;
-  e.overheads = b->second;
-  e.profile = e.id + "@" + g.eff.platform;
+  const Engine::Build* pick = nullptr;
+  for (const auto& b : *e.builds) {
+    if (b.platform != g.eff.platform) continue;
+    if (!b.release_before.empty() && !release_before(release, b.release_before)) continue;
+    if (!pick || !b.release_before.empty()) pick = &b;
+  }
+  if (!pick) return;
+  e.overheads = pick->overheads;
+  e.profile = e.id + "@" + pick->key;
 }
 
 const Engine* find_engine(const std::string& id) {

@@ -128,6 +128,16 @@ void add_seed_appendix(Report& r, const Ctx& c) {
   r.appendices.push_back(std::move(seed));
 }
 
+// Which of the engine's builds the profile is (engines.json "builds"): its platform or generation.
+std::string build_name(const B& b, const Engine& e) {
+  const std::size_t at = e.profile.find('@');
+  if (at == std::string::npos) return "";
+  const std::string key = e.profile.substr(at + 1);
+  if (key == "rocm") return b.t(", ROCm build", "，ROCm 版本");
+  if (key == "v0") return b.t(", V0 engine (releases before 0.8.0)", "，V0 引擎（0.8.0 之前的版本）");
+  return ", " + key;
+}
+
 void add_method(Report& r, const Ctx& c) {
   const B& b = c.b;
   const Evaluation& ev = c.ev;
@@ -155,7 +165,7 @@ void add_method(Report& r, const Ctx& c) {
                                "张量并行组跨越节点：每次 all-reduce 都是一次跨网络的 NCCL 调用。此类布局仅有的公开实测（DeepSeek-R1 以 TP16 跨两台 8 x H100，SGLang）的每 token 耗时比本估算慢 32-34%，首 token 慢 33-42%（见 docs/MEASUREMENTS.md）：请将这些数字视为乐观估计。"));
     sec.bullet(std::string(b.t("Serving engine profile: ", "推理引擎配置：")) + s.deployment.engine.name +
                (s.deployment.engine_version.empty() ? "" : " " + s.deployment.engine_version) +
-               (s.deployment.engine.profile != s.deployment.engine.id ? std::string(b.t(", ROCm build", "，ROCm 版本")) : std::string()) +
+               build_name(b, s.deployment.engine) +
                " (" + s.deployment.engine.memory_flag + ")" + b.t("; default request limit ", "；默认请求上限 ") +
                b.num(s.deployment.mtp.draft_tokens > 0 && s.deployment.engine.spec_max_running_requests > 0
                          ? s.deployment.engine.spec_max_running_requests

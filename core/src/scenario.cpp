@@ -183,7 +183,7 @@ ParseResult parse_scenario(const json& doc, Lang lang) {
   if (derive && clean()) derive_deployment(merged["deployment"], doc, s.model, cluster);
   const json& dep = R.object(merged, "", "deployment");
   s.deployment = read_deployment(R, dep, "deployment", cluster);
-  select_for_gpu(s.deployment.engine, s.gpu);
+  select_for_gpu(s.deployment.engine, s.gpu, s.deployment.engine_version);
 
   // Workload and SLO.
   if (derive && clean()) derive_workload(merged["workload"], doc);
@@ -215,7 +215,7 @@ ParseResult parse_scenario(const json& doc, Lang lang) {
   rf.precision = read_precision(R, rpr, "reference.precision");
   const json& rdep = R.object(ref, "reference", "deployment");
   rf.deployment = read_deployment(R, rdep, "reference.deployment", 1 << 20);
-  select_for_gpu(rf.deployment.engine, rf.gpu);
+  select_for_gpu(rf.deployment.engine, rf.gpu, rf.deployment.engine_version);
   rf.workload = read_workload(R, R.object(ref, "reference", "workload"), "reference.workload");
   const json& meas = R.object(ref, "reference", "measured");
   rf.measured_tokens_per_s = R.number(meas, "reference.measured", "throughput_tokens_per_s", 0, 1e12, false, false, 0, true);

@@ -71,18 +71,24 @@ struct Booker {
 
 double link_time(double bytes, double bw) { return bw > 0 ? bytes / bw : 0.0; }
 
-// Peer bandwidth inside a node: NVLink, or PCIe for GPUs without it (L20/L40S).
-double intra_bw(const Ctx& c) {
-  return c.g.nvlink_bytes_s > 0 ? c.g.nvlink_bytes_s * c.e.nvlink : c.g.pcie_bytes_s * c.e.nvlink;
-}
+// Peer link inside a node: NVLink, or PCIe for GPUs without it (L20/L40S); bulk transfers reach
+// the family's `nvlink` share of it.
+double peer_link(const Ctx& c) { return c.g.nvlink_bytes_s > 0 ? c.g.nvlink_bytes_s : c.g.pcie_bytes_s; }
+double intra_bw(const Ctx& c) { return peer_link(c) * c.e.nvlink; }
 
 // All-reduce of `bytes` over `group` GPUs: ring within a node (2 (g-1)/g of the data each way), and
 // across nodes hierarchically: every GPU's own NIC carries 1/gpn of the data (all rails in use).
 // Source: NCCL ring all-reduce bus bandwidth (nccl-tests PERFORMANCE.md); NCCL tree/CollNet over rails.
-double allreduce_time(const Ctx& c, double bytes, int group) {
+// `decode`: a decode step's, replayed in its CUDA graph through the engines' own all-reduce kernels.
+double allreduce_time(const Ctx& c, double bytes, int group, bool decode) {
   if (group <= 1) return 0;
   const int gpn = std::min(group, c.nvl);
-  double t = 2.0 * (gpn - 1) / gpn * link_time(bytes, intra_bw(c));
+  // The engines' all-reduce kernels (every decode step; prefill messages up to their 8 MiB buffer)
+  // reach a share of the link of their own, fitted per family: far below NCCL's large-message ring
+  // (~370 of 450 GB/s on H100), which moves larger prefill messages at the bulk share.
+  // Source: vLLM/SGLang custom_all_reduce (max_size 8 MiB); NCCL maintainer, NVIDIA/nccl-tests#212.
+  const double link = decode || bytes <= 8.0 * 1048576.0 ? peer_link(c) * c.e.allreduce_bw : intra_bw(c);
+  double t = 2.0 * (gpn - 1) / gpn * link_time(bytes, link);
   // One-shot custom all-reduce over NVLink (vLLM/SGLang custom_all_reduce): one latency. PCIe-only peers
   // beyond two fall back to NCCL's ring, 2 (g-1) steps, so the two-GPU latency grows by (g-1).
   // Source: vLLM custom_all_reduce.py ("not supported on more than two PCIe-only GPUs"); NCCL ring algorithm.
@@ -244,8 +250,8 @@ void comm(const Ctx& c, StepParts& s, double n, bool low_latency, double moe_lay
   ep_comm(c, s, n / c.t, moe_layers, low_latency);
   // TP all-reduce after attention (attention TP > 1) and after dense FFN layers.
   if (c.t > 1) {
-    s.tp_allreduce += allreduce_time(c, n * H * 2.0, c.t) * layers;
-    s.tp_allreduce += allreduce_time(c, n * H * 2.0, c.t) * dense_layers;
+    s.tp_allreduce += allreduce_time(c, n * H * 2.0, c.t, low_latency) * layers;
+    s.tp_allreduce += allreduce_time(c, n * H * 2.0, c.t, low_latency) * dense_layers;
   }
   // MoE tensor parallel without EP: partial sums of all the stage's tokens reduced over MoE TP.
   if (c.m.is_moe() && c.moe_tp > 1) {
@@ -254,7 +260,7 @@ void comm(const Ctx& c, StepParts& s, double n, bool low_latency, double moe_lay
     // engine gathers a prefill batch that way. Source: SGLang dp_attention.py (DpPaddingMode: extend
     // batches use SUM_LEN, gathered with all_reduce; decode picks the cheaper MAX_LEN all-gather).
     const bool twice = !low_latency && c.dp > 1 && c.ep <= 1 && c.pool.deployment->engine.dp_prefill_all_reduce;
-    s.tp_allreduce += (twice ? 2.0 : 1.0) * allreduce_time(c, n * (c.dp > 1 ? c.dp : 1) * H * 2.0 / (c.ep > 1 ? c.ep : 1), c.moe_tp) * moe_layers;
+    s.tp_allreduce += (twice ? 2.0 : 1.0) * allreduce_time(c, n * (c.dp > 1 ? c.dp : 1) * H * 2.0 / (c.ep > 1 ? c.ep : 1), c.moe_tp, low_latency) * moe_layers;
   }
   // Pipeline: activations cross each stage boundary once.
   if (c.pool.cfg.pp > 1) {

@@ -82,7 +82,8 @@ TEST(PhysicsBenchmarks, LeaveOneSourceOutAccuracyAndBands) {
   EXPECT_GE(rows.size(), 1041u);
   EXPECT_GE(errs.size(), 824u);
   // Every figure, validation-only sources included: 1,041 figures, 19.2% / 86.4% (19.5% / 87.0% before each engine's
-  // KV-read rate, 2026-12-06, later still; 20.9% / 87.2% before host work stopped
+  // KV-read rate, 2026-12-06, later still; 19.2% / 86.4% before vLLM's V0 build and the all-reduce's
+  // fitted link share, 2026-12-06, last; 20.9% / 87.2% before host work stopped
   // following the GPU family's launch scale, 2026-12-06, later; 19.4% / 90.9% over 949 before the
   // 92 figures of five sources added on 2026-12-06 (H20, L20, H100/H200, MI325X), held out at 26.9% before their refit; 18.5% / 90.3% over 907 before the
   // 42 batch-1 / concurrency-1 figures of four sources added later that night; 16.7% / 90.2% over 766 before
@@ -93,15 +94,16 @@ TEST(PhysicsBenchmarks, LeaveOneSourceOutAccuracyAndBands) {
   // NVLink domain and vLLM's A100 defaults; 17.3% over 630 before
   // GPUStack's gpt-oss A100 runs joined as validation only, docs/MEASUREMENTS.md distortion rule,
   // and its GLM-4.6 H100 runs joined the fit, 2.2-2.5x fast held out).
-  EXPECT_LE(quantile(all, 0.5), 19.7);
+  EXPECT_LE(quantile(all, 0.5), 17.7);
   EXPECT_LE(quantile(all, 0.9), 99.5);
   EXPECT_LE(quantile(validation_only, 0.5), 90.0);
   EXPECT_GE(gpus.size(), 8u);
   EXPECT_GE(engines.size(), 3u);
   EXPECT_GE(models.size(), 9u);
   EXPECT_TRUE(kinds.count("ttft") && kinds.count("tpot") && kinds.count("throughput") && kinds.count("latency"));
-  // Fitted sources: guards the measured 16.0% / 44.6%, 117 beyond 35%, 50 beyond 60% over 824 figures (issue 9's
-  // bar, 12% / 35%, none beyond 60%, is not met: docs/PHYSICS.md; 16.2% / 45.6%, 122, 52 before each engine's KV-read
+  // Fitted sources: guards the measured 13.9% / 42.1%, 117 beyond 35%, 48 beyond 60% over 824 figures (issue 9's
+  // bar, 12% / 35%, none beyond 60%, is not met: docs/PHYSICS.md; 15.3% / 42.9%, 119, 47 before the all-reduce's
+  // fitted link share (allreduce_bw); 16.0% / 44.6%, 117, 50 before vLLM's V0 build; 16.2% / 45.6%, 122, 52 before each engine's KV-read
   // rate; 16.5% / 45.6%, 132, 50 before host work stopped
   // following the GPU family's launch scale; 15.8% / 42.0%, 113, 45 over 744 before the 80 fitted
   // figures of 2026-12-06, held out at 24.2% before their refit, whose refit took the older 744 to 16.0%; 14.3% / 38.1%, 93, 31 over 702 before the 42
@@ -115,8 +117,8 @@ TEST(PhysicsBenchmarks, LeaveOneSourceOutAccuracyAndBands) {
   // memory fraction; 12.0% / 45.4%, 75 before eager decode above the CUDA-graph limit; 12.4% / 47.7%, 76 before the rack-scale NVLink domain and vLLM's A100 defaults; 12.3% / 44.6%, 70 before GPUStack's GLM-4.6 H100 runs, all 6 beyond 100%). The median was 11.7% before a finite run's first wave entered its mean
   // TTFT (2026-12-04): one row, SGLang's cookbook Llama 70B on A100 at concurrency 100, measures less
   // than that wave's physical floor and drags Ampere's held-out fold.
-  EXPECT_LE(quantile(errs, 0.5), 16.3);
-  EXPECT_LE(quantile(errs, 0.9), 45.0);
+  EXPECT_LE(quantile(errs, 0.5), 14.2);
+  EXPECT_LE(quantile(errs, 0.9), 42.5);
   EXPECT_LE(std::count_if(errs.begin(), errs.end(), [](double e) { return e > 35.0; }), 120);
   EXPECT_LE(std::count_if(errs.begin(), errs.end(), [](double e) { return e > 300.0; }), 5);
   int validated = 0;

@@ -442,6 +442,30 @@ TEST(PhysicsTime, KvReadsRunAtTheEnginesAttentionKernelRate) {
   EXPECT_NEAR(half.kv / full.kv, 2.0, 0.2);  // memory-bound: twice the time (the smooth roofline adds a little compute)
 }
 
+// A tensor-parallel all-reduce of a decode-sized message (up to the engines' 8 MiB custom
+// all-reduce buffer) runs at the family's all-reduce share of the peer link; a prefill chunk's
+// (128 MiB for Llama 70B at 8,192 tokens) at its bulk-transfer share, as NCCL moves it.
+TEST(PhysicsTime, DecodeSizedAllReducesRunAtTheirOwnLinkShare) {
+  const Evaluation dense = evaluate_scenario(scenario(llama70b("h100-80g", "fp8", "bf16")), kNoTtft);
+  struct Comm {
+    double decode, prefill;
+  };
+  auto comm = [&](double allreduce_bw, double nvlink) {
+    Pool pool = dense.decode_pool().pool;
+    Gpu g = *pool.gpu;
+    g.eff.allreduce_bw = allreduce_bw;
+    g.eff.nvlink = nvlink;
+    pool.gpu = &g;
+    return Comm{decode_step(pool, 64, 2048).tp_allreduce, prefill_pass(pool, 8192, 1, 8192.0 * 8192.0 / 2, 0).tp_allreduce};
+  };
+  const Comm base = comm(0.5, 0.5), slow_small = comm(0.25, 0.5), slow_bulk = comm(0.5, 0.25);
+  const double lat = 2.0 * 80 * dense.s.gpu.eff.allreduce_latency_us * 1e-6;  // two all-reduces per layer
+  EXPECT_NEAR((slow_small.decode - lat) / (base.decode - lat), 2.0, 1e-9) << "1 MiB decode messages follow allreduce_bw";
+  EXPECT_DOUBLE_EQ(slow_small.prefill, base.prefill) << "128 MiB prefill messages do not";
+  EXPECT_DOUBLE_EQ(slow_bulk.decode, base.decode);
+  EXPECT_GT(slow_bulk.prefill, 1.9 * base.prefill - lat);
+}
+
 // SGLang DP attention over tensor-parallel experts (DeepSeek-R1 on 8 x H200, DP8, MoE TP8): a prefill
 // batch is gathered and scattered by two whole-batch all-reduces per MoE layer; decode, and an
 // engine without that gather, pay one all-reduce's bytes. Source: SGLang dp_attention.py (SUM_LEN).

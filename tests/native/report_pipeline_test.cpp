@@ -32,6 +32,23 @@ TEST(ReportPipeline, ReportOfAnAnalysisEqualsReportOfTheScenario) {
   EXPECT_EQ(a.ttft_curve.size(), 8u);  // every rate below capacity is stable on the default case
 }
 
+// The method notes name the engine build the figures come from (issue 9: the report says which
+// profile was used): vLLM 0.6.3 on an H100 is the V0 engine, on an MI300X the ROCm build.
+TEST(ReportPipeline, MethodNotesNameTheEngineBuild) {
+  auto notes = [](const char* gpu, const char* version) {
+    const Scenario s = test::scenario(json{{"version", 2},
+                                           {"model", {{"preset", "meta-llama/Llama-3.1-70B-Instruct"}}},
+                                           {"hardware", {{"gpu", gpu}, {"nodes", 1}}},
+                                           {"deployment", {{"engine", {{"name", "vllm"}, {"version", version}}}}}});
+    return render_text(corrected_report(s, Lang::En));
+  };
+  EXPECT_NE(notes("h100-80g", "0.6.3").find("vLLM 0.6.3, V0 engine (releases before 0.8.0)"), std::string::npos);
+  EXPECT_NE(notes("mi300x", "0.6.3").find("vLLM 0.6.3, ROCm build"), std::string::npos);
+  const std::string v1 = notes("h100-80g", "0.11.0");
+  EXPECT_EQ(v1.find("V0 engine"), std::string::npos);
+  EXPECT_EQ(v1.find("ROCm build"), std::string::npos);
+}
+
 // A figure of zero (the pool does not fit: nothing is served) carries no error band; a served one does.
 TEST(ReportPipeline, AZeroFigureHasNoErrorBand) {
   const Scenario dense = test::scenario(json{{"version", 2}, {"model", {{"preset", "meta-llama/Llama-3.1-70B-Instruct"}}},

@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "slo/scenario.hpp"
 #include "slo/api.hpp"
 #include <nlohmann/json.hpp>
@@ -45,10 +47,36 @@ TEST(Scenario, AmdGpuSelectsTheEnginesRocmBuild) {
   const Engine& e = p.scenario.deployment.engine;
   EXPECT_EQ(p.scenario.gpu.eff.platform, "rocm");
   EXPECT_EQ(e.profile, e.id + "@rocm");
-  ASSERT_TRUE(e.builds && e.builds->count("rocm"));
-  EXPECT_DOUBLE_EQ(e.overheads.kernel_us, e.builds->at("rocm").kernel_us);
+  ASSERT_TRUE(e.builds);
+  const auto rocm = std::find_if(e.builds->begin(), e.builds->end(), [](const Engine::Build& b) { return b.key == "rocm"; });
+  ASSERT_NE(rocm, e.builds->end());
+  EXPECT_DOUBLE_EQ(e.overheads.kernel_us, rocm->overheads.kernel_us);
   EXPECT_NE(e.overheads.kernel_us, find_engine(e.id)->overheads.kernel_us) << "the ROCm build is fitted on its own";
   ParseResult cuda = parse_scenario(default_scenario_json());
   ASSERT_TRUE(cuda.ok);
   EXPECT_EQ(cuda.scenario.deployment.engine.profile, cuda.scenario.deployment.engine.id);
+}
+
+// vLLM's V0 engine (CUDA releases before 0.8.0) has its own fitted host overheads ("vllm@v0"); a
+// later or unstated release keeps the base (V1) profile, and a ROCm GPU its ROCm build whatever the release.
+TEST(Scenario, VllmReleasesBefore080SelectTheV0Build) {
+  auto profile = [](const char* gpu, const json& version) {
+    json doc = {{"version", 2},
+                {"model", {{"preset", "meta-llama/Llama-3.1-70B-Instruct"}}},
+                {"hardware", {{"gpu", gpu}, {"nodes", 1}, {"gpus_per_node", 8}}},
+                {"deployment", {{"engine", {{"name", "vllm"}, {"version", version}}}}},
+                {"reference", {{"preset", "none"}}}};
+    ParseResult p = parse_scenario(doc);
+    EXPECT_TRUE(p.ok) << (p.errors.empty() ? "" : p.errors[0].path + ": " + p.errors[0].message);
+    return p.ok ? p.scenario.deployment.engine.profile : std::string("(invalid)");
+  };
+  EXPECT_EQ(profile("h100-80g", "0.6.3.post2.dev308+gb489fc3c"), "vllm@v0");
+  EXPECT_EQ(profile("h100-80g", "0.7.3"), "vllm@v0");
+  EXPECT_EQ(profile("h100-80g", "0.8.0"), "vllm");
+  EXPECT_EQ(profile("h100-80g", "0.11.0"), "vllm");
+  EXPECT_EQ(profile("h100-80g", nullptr), "vllm");
+  EXPECT_EQ(profile("mi300x", "0.6.4.dev4+gc9fc1608"), "vllm@rocm");
+  EXPECT_TRUE(release_before("0.7.3", "0.8.0"));
+  EXPECT_FALSE(release_before("0.8.0", "0.8.0"));
+  EXPECT_FALSE(release_before("", "0.8.0"));
 }

@@ -116,20 +116,29 @@ struct Engine {
   // MXFP4 experts on a GPU without FP4 tensor cores are repacked for the weight-only Marlin kernel,
   // the hidden size and each rank's expert intermediate padded up to these multiples (0: no padding).
   int mxfp4_pad_hidden = 0, mxfp4_pad_intermediate = 0;
-  // Per-platform builds with their own overheads (the ROCm build of SGLang/vLLM runs other kernel
-  // libraries: aiter, CK, Triton, RCCL), fitted separately; `profile` names the one in use.
-  // Shared, not copied: every Scenario holds its Engine by value and the search copies Scenarios.
-  std::shared_ptr<const std::map<std::string, EngineOverheads>> builds;
+  // Builds with their own overheads, fitted separately; `profile` names the one in use: per platform
+  // (the ROCm build of SGLang/vLLM runs other kernel libraries: aiter, CK, Triton, RCCL) and per
+  // engine generation (vLLM's V0 engine, releases before 0.8.0). Shared, not copied: every Scenario
+  // holds its Engine by value and the search copies Scenarios.
+  struct Build {
+    std::string key;             // "rocm", "v0": the profile is "<engine>@<key>"
+    EngineOverheads overheads;
+    std::string platform;        // the GPU family's software platform it runs on ("cuda", "rocm")
+    std::string release_before;  // applies to stated releases before this one ("" = any release)
+  };
+  std::shared_ptr<const std::vector<Build>> builds;
   std::string profile;  // "sglang" or "sglang@rocm": the key its fitted overheads live under
 };
 
-// Selects the engine's build for the GPU's software platform (no-op when it has none) and its
-// batch defaults for the GPU's class.
-void select_for_gpu(Engine& e, const Gpu& g);
+// Selects the engine's build for the GPU's software platform and the stated release (no-op when
+// none applies; a release-bound build before an unbound one) and its batch defaults for the GPU's class.
+void select_for_gpu(Engine& e, const Gpu& g, const std::string& release);
 
 // True when a stated release (e.g. "0.4.3.post2", "v0.7.3.dev138 (rocm/...)") is at or before
 // `bound` ("0.4.3"), compared on the bound's numeric components; false when either has no number.
 bool release_at_or_before(const std::string& stated, const std::string& bound);
+// True when a stated release is strictly before `bound` (false when either has no number).
+bool release_before(const std::string& stated, const std::string& bound);
 
 const std::vector<Engine>& engine_presets();
 const Engine* find_engine(const std::string& id);

@@ -19,7 +19,8 @@ struct Efficiency {
   double attention = 0.59;       // attention-core FLOPs / BF16 peak (FlashMLA compute-bound: 580 of 989 TFLOPS on H800)
   double attention_hbm = 0.9;    // KV bytes read by the attention core / HBM bandwidth (FlashMLA: 3000 of 3350 GB/s)
   double hbm = 0.8;              // streamed weight and activation bytes / HBM bandwidth
-  double nvlink = 0.7;           // intra-node all-to-all / NVLink bandwidth per direction
+  double nvlink = 0.7;           // intra-node bulk transfers (all-to-all, NCCL's large all-reduce) / peer-link bandwidth per direction
+  double allreduce_bw = 0.7;     // tensor-parallel all-reduce in the engines' kernels (decode steps, prefill messages up to 8 MiB) / peer-link bandwidth
   double rdma = 0.85;            // inter-node all-to-all / NIC bandwidth per GPU
   double comm_latency_us = 25;   // fixed latency of one DeepEP dispatch or combine
   double comm_latency_growth = 0;  // relative growth of that latency per doubling of the nodes reached
