@@ -32,8 +32,8 @@ static Efficiency read_eff(const json& j, Efficiency e) {
   e.attention_hbm = j.value("attention_hbm", e.attention_hbm);
   e.hbm = j.value("hbm", e.hbm);
   e.nvlink = j.value("nvlink", e.nvlink);
-  // Unstated: the family's own bulk share if it states one, else what it extrapolates from.
-  e.allreduce_bw = j.value("allreduce_bw", j.contains("nvlink") ? e.nvlink : e.allreduce_bw);
+  // Unstated (a family that extrapolates): the share of the family it extrapolates from.
+  e.allreduce_bw = j.value("allreduce_bw", e.allreduce_bw);
   e.rdma = j.value("rdma", e.rdma);
   e.comm_latency_us = j.value("comm_latency_us", e.comm_latency_us);
   e.comm_latency_growth = j.value("comm_latency_growth", e.comm_latency_growth);

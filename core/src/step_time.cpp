@@ -85,7 +85,8 @@ double allreduce_time(const Ctx& c, double bytes, int group, bool decode) {
   const int gpn = std::min(group, c.nvl);
   // The engines' all-reduce kernels (every decode step; prefill messages up to their 8 MiB buffer)
   // reach a share of the link of their own, fitted per family: far below NCCL's large-message ring
-  // (~370 of 450 GB/s on H100), which moves larger prefill messages at the bulk share.
+  // (~370 of 450 GB/s on H100), which moves larger prefill messages at the bulk share. On PCIe-only
+  // GPUs beyond two (no custom all-reduce) the share describes NCCL's ring at decode sizes instead.
   // Source: vLLM/SGLang custom_all_reduce (max_size 8 MiB); NCCL maintainer, NVIDIA/nccl-tests#212.
   const double link = decode || bytes <= 8.0 * 1048576.0 ? peer_link(c) * c.e.allreduce_bw : intra_bw(c);
   double t = 2.0 * (gpn - 1) / gpn * link_time(bytes, link);
