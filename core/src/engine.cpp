@@ -86,6 +86,13 @@ Engine read_engine(const json& j) {
     for (const auto& r : j.at("cuda_graph_by_gpu").at("rules"))
       if (e.n_graph_rules < 4) e.graph_rules[e.n_graph_rules++] = {r.at("below_gib").get<double>(), r.at("small_tp").get<int>(), r.at("large_tp").get<int>()};
   e.dp_prefill_all_reduce = j.value("dp_prefill_all_reduce", false);
+  if (j.contains("overlap_scheduler")) {
+    const json& o = j.at("overlap_scheduler");
+    const std::string since = o.at("since_release");
+    since.copy(e.overlap_since, sizeof e.overlap_since - 1);
+    e.overlap_off_speculative = o.value("off_with_speculative", false);
+    e.overlap_off_pp = o.value("off_with_pp", false);
+  }
   if (j.contains("batch_defaults_by_gpu")) {
     const json& b = j.at("batch_defaults_by_gpu");
     e.large_gpu_min_gib = b.at("large_min_gib");
@@ -209,6 +216,9 @@ void select_for_gpu(Engine& e, const Gpu& g, const std::string& release) {
     if (e.large_gpu_exclude[0]) small = small || g.id.find(e.large_gpu_exclude) != std::string::npos;
     if (small) e.max_running_requests = e.small_gpu_max_running;
   }
+  // The overlap scheduler is on from its first release; an unstated release is the current one.
+  // Source: engine profiles (core/data/engines.json overlap_scheduler).
+  e.overlap_scheduler = e.overlap_since[0] && (release.empty() || !release_before(release, e.overlap_since));
   if (!e.builds) return;
   const Engine::Build* pick = nullptr;
   for (const auto& b : *e.builds) {

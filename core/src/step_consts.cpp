@@ -105,6 +105,9 @@ StepConsts step_consts(const Pool& p) {
   k.graph_limit = p.deployment->engine.eager_decode_above(g, k.stage_gpus);
   const std::string& mode = p.deployment->two_batch_overlap;
   k.overlap = mode == "on" ? 1 : mode == "auto" ? 2 : 0;
+  const Engine& en = p.deployment->engine;
+  k.cpu_overlap = en.overlap_scheduler && !(en.overlap_off_speculative && p.with_mtp && p.deployment->mtp.draft_tokens > 0) &&
+                  !(en.overlap_off_pp && p.cfg.pp > 1);
   // Offloaded weights cross the host link once per forward pass, at the share of its peak a large
   // pinned host-to-device copy reaches. Source: CUDA bandwidthTest / nvbandwidth (PCIe Gen5 x16
   // ~53-55 of 64 GB/s; GH200 NVLink-C2C host-to-device 416 of 450 GB/s): 0.85.

@@ -311,7 +311,7 @@ struct Settled {
   double compute_total, exposed_comm, overhead, total;
 };
 Settled settle(int sms, double tbo_overlap, double compute, double comm, double ep_latency, double overhead, double launches,
-               bool tbo, bool low_latency) {
+               bool tbo, bool low_latency, double hidden_cpu = 0) {
   Settled r{compute, 0, overhead, 0};
   // DeepEP's normal (prefill) kernels keep 20 SMs busy while they overlap with compute, so the
   // overlapped compute runs on the remaining SMs. Low-latency kernels occupy none.
@@ -327,6 +327,13 @@ Settled settle(int sms, double tbo_overlap, double compute, double comm, double 
   // only launch time beyond the GPU's own time shows. Source: CUDA asynchronous execution model.
   if (launches > 0) r.overhead += std::max(0.0, launches - r.compute_total - r.exposed_comm);
   r.total = r.compute_total + r.exposed_comm + r.overhead;
+  // An overlap scheduler prepares the next batch while the GPU runs this one: the step takes the
+  // longer of the CPU work (`hidden_cpu`, part of the overhead) and everything else, not their sum.
+  // Source: SGLang v0.4 zero-overhead batch scheduler (LMSYS 2024-12-04); TensorRT-LLM overlap scheduler docs.
+  if (hidden_cpu > 0) {
+    r.total -= std::min(hidden_cpu, r.total - hidden_cpu);
+    r.overhead = r.total - r.compute_total - r.exposed_comm;
+  }
   return r;
 }
 
@@ -341,10 +348,11 @@ Overlap overlap_of(const Ctx& c) {
 
 // Runs one forward with or without two-batch overlap and keeps the faster (or the one asked for).
 template <class Fill>
-StepParts forward(const Ctx& c, Fill fill, double overhead, double time_scale, bool low_latency, double launches = 0) {
+StepParts forward(const Ctx& c, Fill fill, double overhead, double time_scale, bool low_latency, double launches = 0,
+                  double hidden_cpu = 0) {
   auto finish = [&](StepParts& s, bool tbo) {
     s.tbo = tbo;
-    const Settled r = settle(c.g.sms, c.e.tbo_overlap, s.compute(), s.comm(), s.ep_latency, overhead, launches, tbo, low_latency);
+    const Settled r = settle(c.g.sms, c.e.tbo_overlap, s.compute(), s.comm(), s.ep_latency, overhead, launches, tbo, low_latency, hidden_cpu);
     s.compute_total = r.compute_total, s.exposed_comm = r.exposed_comm, s.overhead = r.overhead, s.total = r.total;
   };
   const auto [both, only_tbo] = overlap_of(c);
@@ -416,6 +424,13 @@ struct DecodePass {
     if (draft) return step_overhead(c, 1.0, false) - pass_cpu(c, false) * 0.75;
     return step_overhead(c, c.stage_layers, false) + seqs * c.pool.deployment->engine.overheads.seq_us * 1e-6;
   }
+  // The CPU share of that overhead (per-pass and per-sequence host work), which the engine's overlap
+  // scheduler runs while the GPU computes; 0 without one.
+  double hidden_cpu(double seqs) const {
+    if (!c.cpu_overlap) return 0.0;
+    if (draft) return pass_cpu(c, false) * 0.25;
+    return pass_cpu(c, false) + seqs * c.pool.deployment->engine.overheads.seq_us * 1e-6;
+  }
   // A batch above the engine's CUDA-graph limit runs eagerly: its kernels launch one by one as in a
   // prefill pass, overlapping the GPU's own work. Source: SGLang CudaGraphRunner.can_run (bs <=
   // cuda_graph_max_bs); vLLM V1 max_cudagraph_capture_size (min(2 x max_num_seqs, 512)).
@@ -425,7 +440,7 @@ struct DecodePass {
     return eager ? step_overhead(c, c.stage_layers, true) - pass_cpu(c, true) : 0.0;
   }
   StepParts run(double seqs) const {
-    return forward(c, [&](Booker& b, StepParts& sp) { fill(b, sp, seqs); }, overhead(seqs), 1.0, true, launches(seqs));
+    return forward(c, [&](Booker& b, StepParts& sp) { fill(b, sp, seqs); }, overhead(seqs), 1.0, true, launches(seqs), hidden_cpu(seqs));
   }
 };
 
@@ -493,6 +508,7 @@ DecodeCurve::DecodeCurve(const Pool& pool, const StepConsts& k, double context, 
     }
     out.comm0 = 2 * comm_at[0] - comm_at[1], out.comm1 = comm_at[1] - comm_at[0];
     out.over0 = 2 * pass.overhead(1) - pass.overhead(2), out.over1 = pass.overhead(2) - pass.overhead(1);
+    out.cpu0 = 2 * pass.hidden_cpu(1) - pass.hidden_cpu(2), out.cpu1 = pass.hidden_cpu(2) - pass.hidden_cpu(1);
     out.tokens_per_seq = pass.tokens(1);
     out.graph_limit = p == 0 ? c.graph_limit : 0;
     out.eager_launches = p == 0 && c.graph_limit > 0 ? pass.launches(c.graph_limit + 1.0) : 0;
@@ -511,11 +527,11 @@ double DecodeCurve::pass_total(int p, double seqs) const {
     if (plain_) plain += std::sqrt((w + d) * (w + d) + f * f);  // Booker::book's smooth roofline
     if (tbo_) tbo += 2.0 * std::sqrt((w + d / 2) * (w + d / 2) + f * f / 4);
   }
-  const double comm_s = ps.comm0 + ps.comm1 * seqs, over = ps.over0 + ps.over1 * seqs;
+  const double comm_s = ps.comm0 + ps.comm1 * seqs, over = ps.over0 + ps.over1 * seqs, cpu = ps.cpu0 + ps.cpu1 * seqs;
   const double launch = ps.graph_limit > 0 && n > ps.graph_limit ? ps.eager_launches : 0.0;
   // Decode passes use the low-latency kernels (no SMs taken from compute: the GPU's SM count is unused).
-  const double t_plain = plain_ ? settle(0, tbo_overlap_, plain, comm_s, ps.ep_latency, over, launch, false, true).total : 0;
-  const double t_tbo = tbo_ ? settle(0, tbo_overlap_, tbo, comm_s, ps.ep_latency, over, launch, true, true).total : 0;
+  const double t_plain = plain_ ? settle(0, tbo_overlap_, plain, comm_s, ps.ep_latency, over, launch, false, true, cpu).total : 0;
+  const double t_tbo = tbo_ ? settle(0, tbo_overlap_, tbo, comm_s, ps.ep_latency, over, launch, true, true, cpu).total : 0;
   return !plain_ ? t_tbo : tbo_ && t_tbo < t_plain ? t_tbo : t_plain;
 }
 

@@ -466,6 +466,47 @@ TEST(PhysicsTime, DecodeSizedAllReducesRunAtTheirOwnLinkShare) {
   EXPECT_GT(slow_bulk.prefill, 1.9 * base.prefill - lat);
 }
 
+// An overlap scheduler (SGLang from 0.4.0, TensorRT-LLM's PyTorch backend from 1.0) prepares the next
+// decode batch while the GPU runs this one: a step takes the longer of its CPU work (per-step and
+// per-sequence host time) and the rest, not their sum. A release before it, vLLM (no default async
+// scheduling) and SGLang with MTP drafts (it turns the scheduler off) add them.
+// Source: LMSYS SGLang v0.4 blog (zero-overhead batch scheduler); TensorRT-LLM overlap-scheduler docs.
+TEST(PhysicsTime, OverlapSchedulerHidesDecodeCpuWork) {
+  auto pool_of = [](const json& doc, Evaluation& keep) {
+    keep = evaluate_scenario(scenario(doc), kNoTtft);
+    return keep.decode_pool().pool;
+  };
+  auto doc_for = [](const std::string& engine, const std::string& version) {
+    json doc = llama70b("h100-80g", "fp8", "bf16");
+    doc["deployment"]["engine"] = {{"name", engine}, {"version", version}};
+    return doc;
+  };
+  Evaluation e_new, e_old, e_vllm;
+  const Pool on = pool_of(doc_for("sglang", "0.5.6"), e_new), off = pool_of(doc_for("sglang", "0.3.6"), e_old);
+  ASSERT_TRUE(on.deployment->engine.overlap_scheduler);
+  ASSERT_FALSE(off.deployment->engine.overlap_scheduler);
+  const EngineOverheads& o = on.deployment->engine.overheads;
+  for (double seqs : {1.0, 32.0, 256.0}) {
+    SCOPED_TRACE(seqs);
+    const StepParts serial = decode_step(off, seqs, 2048), overlapped = decode_step(on, seqs, 2048);
+    const double cpu = o.step_ms * 1e-3 + seqs * o.seq_us * 1e-6;
+    EXPECT_NEAR(overlapped.total, std::max(cpu, serial.total - cpu), 1e-12);
+    EXPECT_NEAR(overlapped.overhead, overlapped.total - overlapped.compute_total - overlapped.exposed_comm, 1e-15);
+    EXPECT_LT(overlapped.total, serial.total);
+  }
+  const Pool vllm = pool_of(doc_for("vllm", "0.11.0"), e_vllm);
+  EXPECT_FALSE(vllm.deployment->engine.overlap_scheduler);
+  // DeepSeek with MTP drafts on SGLang: the scheduler is off, so the release does not matter.
+  json mtp = deepseek("h200-141g", 8, 1);
+  mtp["deployment"]["mtp"] = {{"draft_tokens", 2}, {"acceptance", 0.7}};
+  mtp["deployment"]["engine"] = {{"name", "sglang"}, {"version", "0.5.6"}};
+  Evaluation e_mtp_new, e_mtp_old;
+  const Pool mtp_on = pool_of(mtp, e_mtp_new);
+  mtp["deployment"]["engine"]["version"] = "0.3.6";
+  const Pool mtp_off = pool_of(mtp, e_mtp_old);
+  EXPECT_DOUBLE_EQ(decode_step(mtp_on, 64, 4096).total, decode_step(mtp_off, 64, 4096).total);
+}
+
 // SGLang DP attention over tensor-parallel experts (DeepSeek-R1 on 8 x H200, DP8, MoE TP8): a prefill
 // batch is gathered and scattered by two whole-batch all-reduces per MoE layer; decode, and an
 // engine without that gather, pay one all-reduce's bytes. Source: SGLang dp_attention.py (SUM_LEN).

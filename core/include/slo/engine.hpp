@@ -100,6 +100,13 @@ struct Engine {
   // all-reduce of the whole batch (each rank fills its slice, zeros elsewhere) and scatter the
   // experts' output by a second one, instead of an all-gather + reduce-scatter (half the bytes).
   bool dp_prefill_all_reduce = false;
+  // Overlap scheduler: the engine prepares the next decode batch (scheduling, input preparation,
+  // sampling bookkeeping) on the CPU while the GPU runs the current one, so a step takes the longer
+  // of the two, not their sum. `overlap_since`: the first release with it on by default ("" = none);
+  // off with speculative decoding / pipeline parallelism where the engine turns it off.
+  // `overlap_scheduler`: resolved for the stated release by select_for_gpu().
+  char overlap_since[12] = {};
+  bool overlap_off_speculative = false, overlap_off_pp = false, overlap_scheduler = false;
   // Which of the engine's block-scaled FP8 GEMMs run kernels bound by the FP32 promotion (the GPU
   // family's block_fp8_tflops_per_sm): the dense linear layers, and the tensor-parallel experts'
   // fused-MoE kernel. Expert parallelism (DeepEP) runs DeepGEMM's grouped GEMMs, which are not.

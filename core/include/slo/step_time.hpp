@@ -57,6 +57,7 @@ struct StepConsts {
   int graph_limit = 0;                         // decode batches above it run eagerly (0: never)
   bool moe = false, act8 = false;              // MoE model; 8-bit activations
   unsigned char overlap = 0;                   // two-batch overlap: 0 off, 1 on, 2 auto
+  bool cpu_overlap = false;                    // the engine's overlap scheduler hides its decode CPU work
   double offload_s = 0;                        // one pass's offloaded weights over the host link (seconds)
   bool offload_prefetch = false;               // copied ahead while earlier layers compute
 };
@@ -96,6 +97,7 @@ class DecodeCurve {
     Op ops[kMaxOps];
     int count = 0;
     double comm0 = 0, comm1 = 0, ep_latency = 0, over0 = 0, over1 = 0;
+    double cpu0 = 0, cpu1 = 0;  // the CPU share of the overhead an overlap scheduler hides (0: none)
     double tokens_per_seq = 1;                 // tokens the pass computes per sequence
     double graph_limit = 0, eager_launches = 0;  // tokens above the CUDA-graph limit launch eagerly
   };
