@@ -1,7 +1,7 @@
 // The wasm's copy of core/data (issue 11: no unreachable data in the wasm): every JSON file the
 // page's core reads, minified, with the documentation-only keys ("about", "note", "*_note") of the
-// GPU and engine files removed, every file's own "about" and the validation file's overall figures
-// removed, each family's fitted_on ids replaced by their count;
+// GPU and engine files removed, the model index's and the validation file's "about" and the latter's
+// overall figures removed, each family's fitted_on ids replaced by their count;
 // model notes stay (the catalog shows them).
 // Usage: node wasm_data.mjs SRC_DIR OUT_DIR EXCLUDE_REGEX
 import fs from 'node:fs';
@@ -27,9 +27,10 @@ function walk(dir) {
     if (!rel.endsWith('.json') || (skip && skip.test(rel))) continue;
     let doc = JSON.parse(fs.readFileSync(p, 'utf8'));
     if (stripped.has(rel)) doc = strip(doc);
-    // A file's own "about" is documentation everywhere; the validation file's overall figures and
-    // their provenance are for the docs and the tests, the core reads only the bands.
-    if (doc && typeof doc === 'object' && !Array.isArray(doc)) delete doc.about;
+    // The model index's and the validation file's "about" are documentation (the catalog passes the
+    // scenario presets' through, so that one stays); the validation file's overall figures and their
+    // provenance are for the docs and the tests, the core reads only the bands.
+    if (rel === 'models/index.json' || rel === 'validation.json') delete doc.about;
     if (rel === 'validation.json') for (const k of ['bands_from', 'overall', 'overall_fitted_sources']) delete doc[k];
     // The ids each family was fitted on: the core reads only their count (Gpu::calibrated_figures).
     if (rel === 'gpus.json')

@@ -5,9 +5,9 @@
 // memory (pools' cpu_offload_gb: +4.1 KB, budget 263,000 -> 265,000); 265,346 with the offload row of
 // "what changes the verdicts" and the night's refit (budget 266,000); 266,138 after the 2026-12-06 refit (the factors and bands are data: budget 266,500); 260,170 on
 // 2026-12-06 with the families' fitted_on ids replaced by their count in the wasm's data (-6.3 KB) and the
-// decode curve (+2.2 KB) (budget 262,000); 261,489 later that day with the engines' overlap scheduler and
-// 32 more measurements' refit (262,438) less every data file's "about" and the validation file's overall
-// figures (-949). The budget leaves room for a few features, not
+// decode curve (+2.2 KB) (budget 262,000); 261,661 later that day with the engines' overlap scheduler and
+// 32 more measurements' refit (262,438) less the model index's and the validation file's "about" and the
+// latter's overall figures (-777). The budget leaves room for a few features, not
 // for a regression such as an <sstream> in the core (its locale facets were 30 KB gzip) or whole
 // files back at -O3 (45 KB).
 import { test } from 'node:test';
