@@ -1,7 +1,8 @@
 // The wasm's copy of core/data (issue 11: no unreachable data in the wasm): every JSON file the
 // page's core reads, minified, with the documentation-only keys ("about", "note", "*_note") of the
 // GPU and engine files removed, the model index's and the validation file's "about" and the latter's
-// overall figures removed, each family's fitted_on ids replaced by their count;
+// overall figures and each band's derived truth range and median removed, each family's fitted_on ids
+// replaced by their count;
 // model notes stay (the catalog shows them).
 // Usage: node wasm_data.mjs SRC_DIR OUT_DIR EXCLUDE_REGEX
 import fs from 'node:fs';
@@ -31,7 +32,14 @@ function walk(dir) {
     // scenario presets' through, so that one stays); the validation file's overall figures and their
     // provenance are for the docs and the tests, the core reads only the bands.
     if (rel === 'models/index.json' || rel === 'validation.json') delete doc.about;
-    if (rel === 'validation.json') for (const k of ['bands_from', 'overall', 'overall_fitted_sources']) delete doc[k];
+    if (rel === 'validation.json') {
+      for (const k of ['bands_from', 'overall', 'overall_fitted_sources']) delete doc[k];
+      // Each band's truth range and median are derived or documentation: the core reads n, err_lo, err_hi.
+      for (const group of Object.values(doc))
+        if (group && typeof group === 'object')
+          for (const b of Object.values(group))
+            if (b && typeof b === 'object') for (const k of ['lo_pct', 'hi_pct', 'median_abs_pct']) delete b[k];
+    }
     // The ids each family was fitted on: the core reads only their count (Gpu::calibrated_figures).
     if (rel === 'gpus.json')
       for (const f of Object.values(doc.efficiency_families)) if (Array.isArray(f.fitted_on)) f.fitted_on = f.fitted_on.length;

@@ -501,6 +501,15 @@ std::vector<BenchmarkRow> leave_one_source_out() {
 
 // ---- bands -----------------------------------------------------------------------------------
 
+namespace {
+// The band on the truth from the band on the error: a prediction P with error e = P / M - 1 means the
+// truth is M = P / (1 + e).
+void set_truth_range(Band& b) {
+  b.lo_pct = (1.0 / (1.0 + b.err_hi) - 1.0) * 100.0;
+  b.hi_pct = (1.0 / (1.0 + b.err_lo) - 1.0) * 100.0;
+}
+}  // namespace
+
 Band band_from_errors(const std::string& regime, std::vector<double> errors) {
   Band b;
   b.regime = regime;
@@ -515,9 +524,7 @@ Band band_from_errors(const std::string& regime, std::vector<double> errors) {
     if (errors[i + k - 1] - errors[i] < errors[best + k - 1] - errors[best]) best = i;
   b.err_lo = errors[best];
   b.err_hi = errors[best + k - 1];
-  // A prediction P with error e = P / M - 1 means the truth is M = P / (1 + e).
-  b.lo_pct = (1.0 / (1.0 + b.err_hi) - 1.0) * 100.0;
-  b.hi_pct = (1.0 / (1.0 + b.err_lo) - 1.0) * 100.0;
+  set_truth_range(b);
   std::vector<double> a;
   for (double e : errors) a.push_back(std::fabs(e));
   std::sort(a.begin(), a.end());
@@ -534,9 +541,7 @@ Band read_band(const json& j, const std::string& regime) {
   b.validated = b.n >= kMinValidated;
   b.err_lo = j.at("err_lo");
   b.err_hi = j.at("err_hi");
-  b.lo_pct = j.at("lo_pct");
-  b.hi_pct = j.at("hi_pct");
-  b.median_abs_pct = j.at("median_abs_pct");
+  set_truth_range(b);  // the file's lo_pct / hi_pct / median_abs_pct are for the docs (the wasm's copy drops them)
   return b;
 }
 
