@@ -93,6 +93,11 @@ Engine read_engine(const json& j) {
     e.overlap_off_speculative = o.value("off_with_speculative", false);
     e.overlap_off_pp = o.value("off_with_pp", false);
   }
+  if (j.contains("prefill_first")) {
+    e.prefill_first_known = true;
+    const std::string before = j.at("prefill_first").at("before_release");
+    before.copy(e.prefill_first_before, sizeof e.prefill_first_before - 1);
+  }
   if (j.contains("batch_defaults_by_gpu")) {
     const json& b = j.at("batch_defaults_by_gpu");
     e.large_gpu_min_gib = b.at("large_min_gib");
@@ -219,6 +224,10 @@ void select_for_gpu(Engine& e, const Gpu& g, const std::string& release) {
   // The overlap scheduler is on from its first release; an unstated release is the current one.
   // Source: engine profiles (core/data/engines.json overlap_scheduler).
   e.overlap_scheduler = e.overlap_since[0] && (release.empty() || !release_before(release, e.overlap_since));
+  // Prefill-first up to the release that changed it; an unstated release is the current one.
+  // Source: engine profiles (core/data/engines.json prefill_first).
+  e.prefill_first = e.prefill_first_known &&
+                    (!e.prefill_first_before[0] || (!release.empty() && release_before(release, e.prefill_first_before)));
   if (!e.builds) return;
   const Engine::Build* pick = nullptr;
   for (const auto& b : *e.builds) {

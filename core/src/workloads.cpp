@@ -135,6 +135,52 @@ void finite_run(LoadResult& r, const Evaluation& ev, double concurrency) {
   r.ttft_s = ttft;
 }
 
+// A closed loop whose waves persist: fixed output lengths on a colocated prefill-first engine. The clients' prompts that arrive together are all prefilled before any of them decodes,
+// so they decode together, finish on the same step and return together: every wave is a first wave.
+bool waves_persist(const Evaluation& ev, double clients) {
+  return clients > 1 && !ev.disaggregated() && ev.s.deployment.engine.prefill_first && ev.input.fixed() && ev.output.fixed();
+}
+
+// One wave of `c` requests: prefilled (wave_prefill_s: the last first token), then (out - 1) decode
+// steps at batch c with no prefill beside them. A request's TPOT counts the wave's prefill after its
+// own first token: bench_serving's TPOT is (latency - TTFT) / (out - 1).
+// Source: prefill-first schedulers (engines.json prefill_first); a wave is FIFO chunked prefill.
+struct Wave { double cycle_s = 0, ttft_s = 0, tpot_s = 0, prefill_s = 0; };
+Wave wave_of(const Evaluation& ev, double c) {
+  const PoolEval& pe = ev.decode_pool();
+  const double steps = std::max(0.0, ev.s.workload.output_tokens - 1.0);
+  const double per_group = std::max(1.0, c / pe.plan.dp);
+  const double step = decode_at(pe, per_group, ev.running_context, 0, ev.time_scale).tpot_s;
+  Wave v;
+  v.ttft_s = wave_mean_ttft_s(ev, c);
+  // The last first token: its prefill pass, or later when the frontend admits the wave more slowly.
+  const double last = std::max(wave_prefill_s(ev, c), v.ttft_s);
+  v.prefill_s = last;
+  v.cycle_s = last + steps * step;
+  v.tpot_s = step + (steps > 0 ? (last - v.ttft_s) / steps : 0.0);
+  return v;
+}
+
+// The loop of `c` clients as repeated waves: N requests make floor(N / c) waves of c and one of the
+// rest (N = 0: the steady loop, one wave). Means are over requests; throughput is tokens / makespan.
+void wave_loop(LoadResult& r, const Evaluation& ev, double c, double n) {
+  const Workload& w = ev.s.workload;
+  const Wave full = wave_of(ev, c);
+  const double waves = n > 0 ? std::floor(n / c) : 1.0, rest = n > 0 ? n - waves * c : 0.0;
+  const Wave last = rest >= 1 ? wave_of(ev, rest) : Wave{};
+  const double count = waves * c + (rest >= 1 ? rest : 0.0);
+  const double makespan = waves * full.cycle_s + last.cycle_s;
+  if (makespan <= 0 || count <= 0) return;
+  r.ttft_s = (waves * c * full.ttft_s + rest * last.ttft_s) / count;
+  r.tpot_s = (waves * c * full.tpot_s + rest * last.tpot_s) / count;
+  r.latency_s = r.ttft_s + std::max(0.0, w.output_tokens - 1.0) * r.tpot_s;
+  r.lambda = count / makespan;
+  r.output_tps = r.lambda * w.output_tokens;
+  r.input_tps = r.lambda * w.input_tokens;
+  r.prefill_share = std::min(1.0, full.prefill_s / full.cycle_s);
+  r.in_flight = c;
+}
+
 // The request rate at which the prefill side is busy 95% of the time (the cap on its share of GPU
 // time): prompts beyond it queue, whatever the clients offer. Source: bulk-service (M/G/1) stability.
 double prefill_saturation(const Evaluation& ev, double hi) {
@@ -183,6 +229,10 @@ LoadResult steady_closed_loop(const Evaluation& ev, double concurrency) { return
 LoadResult closed_loop_admitted(const Evaluation& ev, double concurrency, bool finite) {
   LoadResult r;
   if (!begin(r, ev, concurrency)) return r;
+  if (waves_persist(ev, concurrency)) {
+    wave_loop(r, ev, concurrency, finite ? ev.s.workload.requests : 0.0);
+    return r;
+  }
   const PoolEval& pe = ev.decode_pool();
   const Workload& w = ev.s.workload;
   const double dp_d = pe.plan.dp, dp_p = ev.prefill_pool().plan.dp;
@@ -192,6 +242,11 @@ LoadResult closed_loop_admitted(const Evaluation& ev, double concurrency, bool f
   // A request's own prefill runs before its decode: TPOT only loses time to the other clients'
   // prefills, (C - 1) / C of the prefill load (bench_serving's TPOT excludes the first token).
   const double t_pre = group_prefill_s(ev, 1, w.input_tokens, concurrency > 1 ? ride : 0.0);
+  // With fixed output lengths the prompts one pass prefilled decode in step, finish on the same step
+  // and return together: each arrives with the others of its pass and waits for all their prompts.
+  // Source: FIFO chunked prefill at the pass's token budget (vLLM V1, TensorRT-LLM in-flight batching).
+  const double together = ev.output.fixed() ? std::clamp(std::floor(ev.s.deployment.chunked_prefill_tokens / w.input_tokens), 1.0, std::max(1.0, concurrency / dp_p)) : 1.0;
+  const double t_arrive = together > 1 ? group_prefill_s(ev, together, w.input_tokens, concurrency > 1 ? ride : 0.0) : t_pre;
   const double fixed = request_fixed_s(ev) + kv_transfer(ev, w.input_tokens);
   const double others = (concurrency - 1) / concurrency;
   auto share_at = [&](double lambda) { return coloc ? std::min(0.95, ev.prefill_share(lambda) * others) : 0.0; };
@@ -206,7 +261,7 @@ LoadResult closed_loop_admitted(const Evaluation& ev, double concurrency, bool f
     // request. Source: vLLM/SGLang schedulers batch every waiting prompt into one chunked pass.
     const double rho = std::min(0.95, ev.prefill_utilisation(lambda));
     const double ahead = std::max(0.0, concurrency / dp_p - 1.0);
-    return fixed + lag + t_pre + std::min(rho / (2.0 * (1.0 - rho)), ahead) * t_pre;
+    return fixed + lag + t_arrive + std::min(rho / (2.0 * (1.0 - rho)), ahead) * t_pre;
   };
   // The step does not depend on the load; only the share of GPU time it gets does (decode_at's TPOT).
   const DecodePoint base = decode_at(pe, per_group, ev.running_context, 0, ev.time_scale);

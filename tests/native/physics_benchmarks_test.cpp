@@ -81,7 +81,8 @@ TEST(PhysicsBenchmarks, LeaveOneSourceOutAccuracyAndBands) {
   }
   EXPECT_GE(rows.size(), 1073u);
   EXPECT_GE(errs.size(), 856u);
-  // Every figure, validation-only sources included: 1,073 figures, 17.1% / 84.3% (17.0% / 84.8% before the engines'
+  // Every figure, validation-only sources included: 1,073 figures, 17.4% / 74.7% (17.1% / 84.3% before fixed-length
+  // loops kept in step, 2026-12-06, evening: dstack's DeepSeek-R1 TTFTs 90% -> 70% short; 17.0% / 84.8% before the engines'
   // overlap scheduler, 2026-12-06, later; 17.4% / 84.5% over 1,041 before the
   // 32 figures of five pull-request and recipe-page sources, 2026-12-06, held out at 37.6% (the last three) before
   // their refit; 19.2% / 86.4% before vLLM's V0 build; 19.5% / 87.0% before each engine's
@@ -97,15 +98,16 @@ TEST(PhysicsBenchmarks, LeaveOneSourceOutAccuracyAndBands) {
   // NVLink domain and vLLM's A100 defaults; 17.3% over 630 before
   // GPUStack's gpt-oss A100 runs joined as validation only, docs/MEASUREMENTS.md distortion rule,
   // and its GLM-4.6 H100 runs joined the fit, 2.2-2.5x fast held out).
-  EXPECT_LE(quantile(all, 0.5), 17.7);
-  EXPECT_LE(quantile(all, 0.9), 99.5);
+  EXPECT_LE(quantile(all, 0.5), 17.9);
+  EXPECT_LE(quantile(all, 0.9), 80.0);
   EXPECT_LE(quantile(validation_only, 0.5), 90.0);
   EXPECT_GE(gpus.size(), 8u);
   EXPECT_GE(engines.size(), 3u);
   EXPECT_GE(models.size(), 9u);
   EXPECT_TRUE(kinds.count("ttft") && kinds.count("tpot") && kinds.count("throughput") && kinds.count("latency"));
-  // Fitted sources: guards the measured 13.7% / 44.0%, 128 beyond 35%, 50 beyond 60% over 856 figures (issue 9's
-  // bar, 12% / 35%, none beyond 60%, is not met: docs/PHYSICS.md; 13.9% / 43.4%, 133, 51 before the engines' overlap
+  // Fitted sources: guards the measured 13.6% / 43.3%, 123 beyond 35%, 50 beyond 60% over 856 figures (issue 9's
+  // bar, 12% / 35%, none beyond 60%, is not met: docs/PHYSICS.md; 13.7% / 44.0%, 128, 50 before fixed-length loops
+  // kept in step (prefill-first waves, a pass's prompts returning together); 13.9% / 43.4%, 133, 51 before the engines' overlap
   // scheduler; 13.9% / 42.1%, 117, 48 over 824 before the 32
   // figures of five pull-request and recipe-page sources (2026-12-06: SGLang's DeepSeek-V3 AMD cookbook page 67% off,
   // vLLM's DeepSeek-R1 MI300X recipe and SGLang's gpt-oss B200 page 34-35%); 15.3% / 42.9%, 119, 47 before the all-reduce's
@@ -123,9 +125,9 @@ TEST(PhysicsBenchmarks, LeaveOneSourceOutAccuracyAndBands) {
   // memory fraction; 12.0% / 45.4%, 75 before eager decode above the CUDA-graph limit; 12.4% / 47.7%, 76 before the rack-scale NVLink domain and vLLM's A100 defaults; 12.3% / 44.6%, 70 before GPUStack's GLM-4.6 H100 runs, all 6 beyond 100%). The median was 11.7% before a finite run's first wave entered its mean
   // TTFT (2026-12-04): one row, SGLang's cookbook Llama 70B on A100 at concurrency 100, measures less
   // than that wave's physical floor and drags Ampere's held-out fold.
-  EXPECT_LE(quantile(errs, 0.5), 14.2);
-  EXPECT_LE(quantile(errs, 0.9), 44.3);
-  EXPECT_LE(std::count_if(errs.begin(), errs.end(), [](double e) { return e > 35.0; }), 135);
+  EXPECT_LE(quantile(errs, 0.5), 14.0);
+  EXPECT_LE(quantile(errs, 0.9), 43.8);
+  EXPECT_LE(std::count_if(errs.begin(), errs.end(), [](double e) { return e > 35.0; }), 130);
   EXPECT_LE(std::count_if(errs.begin(), errs.end(), [](double e) { return e > 300.0; }), 5);
   int validated = 0;
   for (const auto& [regime, e] : by_regime) {

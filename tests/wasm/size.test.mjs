@@ -7,7 +7,8 @@
 // 2026-12-06 with the families' fitted_on ids replaced by their count in the wasm's data (-6.3 KB) and the
 // decode curve (+2.2 KB) (budget 262,000); 261,661 later that day with the engines' overlap scheduler and
 // 32 more measurements' refit (262,438) less the model index's and the validation file's "about" and the
-// latter's overall figures (-777). The budget leaves room for a few features, not
+// latter's overall figures (-777); 261,127 on 2026-12-06, evening, with fixed-length loops kept in step
+// and their refit (262,193) less each band's derived truth range and median (-1,066). The budget leaves room for a few features, not
 // for a regression such as an <sstream> in the core (its locale facets were 30 KB gzip) or whole
 // files back at -O3 (45 KB).
 import { test } from 'node:test';

@@ -107,6 +107,12 @@ struct Engine {
   // `overlap_scheduler`: resolved for the stated release by select_for_gpu().
   char overlap_since[12] = {};
   bool overlap_off_speculative = false, overlap_off_pp = false, overlap_scheduler = false;
+  // Prefill-first scheduling: every waiting prompt is prefilled before the running requests decode
+  // again (no prefill and decode in one batch). `prefill_first_known`: the profile states it;
+  // `prefill_first_before`: the first release without it ("" = every release); `prefill_first`:
+  // resolved for the stated release by select_for_gpu().
+  bool prefill_first_known = false, prefill_first = false;
+  char prefill_first_before[12] = {};
   // Which of the engine's block-scaled FP8 GEMMs run kernels bound by the FP32 promotion (the GPU
   // family's block_fp8_tflops_per_sm): the dense linear layers, and the tensor-parallel experts'
   // fused-MoE kernel. Expert parallelism (DeepEP) runs DeepGEMM's grouped GEMMs, which are not.
