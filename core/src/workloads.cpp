@@ -135,8 +135,10 @@ void finite_run(LoadResult& r, const Evaluation& ev, double concurrency) {
   r.ttft_s = ttft;
 }
 
-// A closed loop whose waves persist: fixed output lengths on a colocated prefill-first engine. The clients' prompts that arrive together are all prefilled before any of them decodes,
-// so they decode together, finish on the same step and return together: every wave is a first wave.
+// A closed loop whose waves persist: identical requests (fixed input and output lengths) on a
+// colocated prefill-first engine. Prompts that arrive together are all prefilled before any of them
+// decodes, so they decode together, finish on the same step and return together: every wave is a
+// first wave. (With varied prompts the steady loop is kept: docs/PHYSICS.md.)
 bool waves_persist(const Evaluation& ev, double clients) {
   return clients > 1 && !ev.disaggregated() && ev.s.deployment.engine.prefill_first && ev.input.fixed() && ev.output.fixed();
 }
