@@ -27,6 +27,15 @@ MemoryFraction parse_memory_fraction(const std::string& s) {
   throw InternalError("engines.json: unknown memory_fraction " + s);
 }
 
+// A behaviour's release bounds ("since_release" / "before_release", each optional).
+ReleaseRange read_release_range(const json& o) {
+  ReleaseRange r;
+  r.known = true;
+  o.value("since_release", std::string()).copy(r.since, sizeof r.since - 1);
+  o.value("before_release", std::string()).copy(r.before, sizeof r.before - 1);
+  return r;
+}
+
 EngineOverheads read_overheads(const json& o) {
   EngineOverheads x;
   x.step_ms = o.at("step_ms");
@@ -88,16 +97,11 @@ Engine read_engine(const json& j) {
   e.dp_prefill_all_reduce = j.value("dp_prefill_all_reduce", false);
   if (j.contains("overlap_scheduler")) {
     const json& o = j.at("overlap_scheduler");
-    const std::string since = o.at("since_release");
-    since.copy(e.overlap_since, sizeof e.overlap_since - 1);
+    e.overlap_releases = read_release_range(o);
     e.overlap_off_speculative = o.value("off_with_speculative", false);
     e.overlap_off_pp = o.value("off_with_pp", false);
   }
-  if (j.contains("prefill_first")) {
-    e.prefill_first_known = true;
-    const std::string before = j.at("prefill_first").at("before_release");
-    before.copy(e.prefill_first_before, sizeof e.prefill_first_before - 1);
-  }
+  if (j.contains("prefill_first")) e.prefill_first_releases = read_release_range(j.at("prefill_first"));
   if (j.contains("batch_defaults_by_gpu")) {
     const json& b = j.at("batch_defaults_by_gpu");
     e.large_gpu_min_gib = b.at("large_min_gib");
@@ -177,6 +181,12 @@ bool release_before(const std::string& stated, const std::string& bound) {
   return release_at_or_before(stated, bound) && !release_at_or_before(bound, stated);
 }
 
+bool ReleaseRange::on(const std::string& release) const {
+  const bool after_since = !since[0] || release.empty() || !release_before(release, since);
+  const bool before_end = !before[0] || (!release.empty() && release_before(release, before));
+  return known && after_since && before_end;
+}
+
 namespace {
 // What the engine reads as the device's memory (torch's total, in GiB).
 double gib(const Gpu& g) { return g.usable_memory_bytes() / 1073741824.0; }
@@ -221,13 +231,10 @@ void select_for_gpu(Engine& e, const Gpu& g, const std::string& release) {
     if (e.large_gpu_exclude[0]) small = small || g.id.find(e.large_gpu_exclude) != std::string::npos;
     if (small) e.max_running_requests = e.small_gpu_max_running;
   }
-  // The overlap scheduler is on from its first release; an unstated release is the current one.
-  // Source: engine profiles (core/data/engines.json overlap_scheduler).
-  e.overlap_scheduler = e.overlap_since[0] && (release.empty() || !release_before(release, e.overlap_since));
-  // Prefill-first up to the release that changed it; an unstated release is the current one.
-  // Source: engine profiles (core/data/engines.json prefill_first).
-  e.prefill_first = e.prefill_first_known &&
-                    (!e.prefill_first_before[0] || (!release.empty() && release_before(release, e.prefill_first_before)));
+  // The overlap scheduler and prefill-first scheduling over the releases that have them.
+  // Source: engine profiles (core/data/engines.json overlap_scheduler, prefill_first).
+  e.overlap_scheduler = e.overlap_releases.on(release);
+  e.prefill_first = e.prefill_first_releases.on(release);
   if (!e.builds) return;
   const Engine::Build* pick = nullptr;
   for (const auto& b : *e.builds) {

@@ -106,7 +106,7 @@ StepConsts step_consts(const Pool& p) {
   const std::string& mode = p.deployment->two_batch_overlap;
   k.overlap = mode == "on" ? 1 : mode == "auto" ? 2 : 0;
   const Engine& en = p.deployment->engine;
-  k.cpu_overlap = en.overlap_scheduler && !(en.overlap_off_speculative && p.with_mtp && p.deployment->mtp.draft_tokens > 0) &&
+  k.cpu_overlap = en.overlap_scheduler && !(en.overlap_off_speculative && p.draft_tokens() > 0) &&
                   !(en.overlap_off_pp && p.cfg.pp > 1);
   // Offloaded weights cross the host link once per forward pass, at the share of its peak a large
   // pinned host-to-device copy reaches. Source: CUDA bandwidthTest / nvbandwidth (PCIe Gen5 x16

@@ -17,7 +17,7 @@ struct Ctx : StepConsts {
   const Gpu& g;
   const Efficiency& e;
   Ctx(const Pool& p, const StepConsts& k) : StepConsts(k), pool(p), m(*p.model), g(*p.gpu), e(p.gpu->eff) {}
-  int draft_tokens() const { return pool.with_mtp ? pool.deployment->mtp.draft_tokens : 0; }
+  int draft_tokens() const { return pool.draft_tokens(); }
 };
 
 // Books one operation into one or two step tallies at once (without and with two-batch overlap),
@@ -420,16 +420,17 @@ struct DecodePass {
   }
   // Draft passes replay inside the same CUDA graph: a quarter of the per-step overhead. The main pass
   // pays CPU work per running sequence (scheduling, sampling, streaming the token out) per step.
+  double seq_cpu(double seqs) const { return seqs * c.pool.deployment->engine.overheads.seq_us * 1e-6; }
   double overhead(double seqs) const {
     if (draft) return step_overhead(c, 1.0, false) - pass_cpu(c, false) * 0.75;
-    return step_overhead(c, c.stage_layers, false) + seqs * c.pool.deployment->engine.overheads.seq_us * 1e-6;
+    return step_overhead(c, c.stage_layers, false) + seq_cpu(seqs);
   }
   // The CPU share of that overhead (per-pass and per-sequence host work), which the engine's overlap
   // scheduler runs while the GPU computes; 0 without one.
   double hidden_cpu(double seqs) const {
     if (!c.cpu_overlap) return 0.0;
     if (draft) return pass_cpu(c, false) * 0.25;
-    return pass_cpu(c, false) + seqs * c.pool.deployment->engine.overheads.seq_us * 1e-6;
+    return pass_cpu(c, false) + seq_cpu(seqs);
   }
   // A batch above the engine's CUDA-graph limit runs eagerly: its kernels launch one by one as in a
   // prefill pass, overlapping the GPU's own work. Source: SGLang CudaGraphRunner.can_run (bs <=

@@ -65,6 +65,15 @@ struct AutoFractionInputs {
   std::string release;      // deployment.engine.version ("" = the current rule)
 };
 
+// Behaviour an engine profile turns on from one release (`since`) until another (`before`), each ""
+// when unbounded; `known`: the profile states the behaviour at all.
+struct ReleaseRange {
+  bool known = false;
+  char since[12] = {}, before[12] = {};
+  // On for `release`; an unstated release is the current one.
+  bool on(const std::string& release) const;
+};
+
 struct Engine {
   std::string id, name, memory_flag;
   MemoryFraction memory_fraction = MemoryFraction::WeightsKv;
@@ -102,17 +111,15 @@ struct Engine {
   bool dp_prefill_all_reduce = false;
   // Overlap scheduler: the engine prepares the next decode batch (scheduling, input preparation,
   // sampling bookkeeping) on the CPU while the GPU runs the current one, so a step takes the longer
-  // of the two, not their sum. `overlap_since`: the first release with it on by default ("" = none);
-  // off with speculative decoding / pipeline parallelism where the engine turns it off.
-  // `overlap_scheduler`: resolved for the stated release by select_for_gpu().
-  char overlap_since[12] = {};
+  // of the two, not their sum. Off with speculative decoding / pipeline parallelism where the engine
+  // turns it off. `overlap_scheduler`: resolved for the stated release by select_for_gpu().
+  ReleaseRange overlap_releases;
   bool overlap_off_speculative = false, overlap_off_pp = false, overlap_scheduler = false;
   // Prefill-first scheduling: every waiting prompt is prefilled before the running requests decode
-  // again (no prefill and decode in one batch). `prefill_first_known`: the profile states it;
-  // `prefill_first_before`: the first release without it ("" = every release); `prefill_first`:
-  // resolved for the stated release by select_for_gpu().
-  bool prefill_first_known = false, prefill_first = false;
-  char prefill_first_before[12] = {};
+  // again (no prefill and decode in one batch). `prefill_first`: resolved for the stated release by
+  // select_for_gpu().
+  ReleaseRange prefill_first_releases;
+  bool prefill_first = false;
   // Which of the engine's block-scaled FP8 GEMMs run kernels bound by the FP32 promotion (the GPU
   // family's block_fp8_tflops_per_sm): the dense linear layers, and the tensor-parallel experts'
   // fused-MoE kernel. Expert parallelism (DeepEP) runs DeepGEMM's grouped GEMMs, which are not.

@@ -22,6 +22,8 @@ struct Pool {
   // One instance of the pool (replicas share nothing): its pipeline stage and DP groups.
   int stage_gpus() const { return cfg.instance_gpus() / cfg.pp; }
   int dp() const { return cfg.instance_dp(); }
+  // MTP draft tokens each decode step proposes (0 without MTP).
+  int draft_tokens() const { return with_mtp ? deployment->mtp.draft_tokens : 0; }
   // GPUs one NVLink domain joins: the node, or every tray of a rack-scale system (GB200 NVL72:
   // 18 trays of 4 GPUs on one NVLink switch fabric). Source: NVIDIA GB200 NVL72 datasheet.
   int nvlink_gpus() const;
