@@ -58,16 +58,19 @@ void bind(PoolEval& pe, const Scenario& s, const Deployment& d, const Precision&
   pe.pool.deployment = &d;
 }
 
-// The root of f on [lo, hi] where f(lo) > 0 >= f(hi) (hi itself when f(hi) > 0): the right end of
-// a bracket narrowed to 1e-10 relative. Illinois false position, with a bisection step whenever the
+// The root of f on [lo, hi] where f(lo) > 0 >= f(hi) (hi itself when f(hi) > 0): a bracket narrowed
+// to `tol` relative whose left end has f > 0 (or is `lo`) and right end f <= 0. Illinois false position, with a bisection step whenever the
 // bracket fails to halve, so a step function (integer expert counts) still converges; each f is a
 // decode step, so ~8 of them instead of bisection's 50. Source: Dowell & Jarratt (1971), BIT 11.
+struct Bracket {
+  double lo, hi;
+};
 template <class F>
-double bracketed_root(F&& f, double lo, double hi) {
+Bracket bracket_root(F&& f, double lo, double hi, double tol = 1e-10) {
   double flo = f(lo), fhi = f(hi);
-  if (fhi > 0) return hi;
+  if (fhi > 0) return {hi, hi};
   int side = 0;
-  for (int i = 0; i < 100 && hi - lo > 1e-10 * std::max(1.0, hi); ++i) {
+  for (int i = 0; i < 100 && hi - lo > tol * std::max(1.0, hi); ++i) {
     const double width = hi - lo;
     double x = lo + flo * (hi - lo) / (flo - fhi);
     if (!(x > lo && x < hi)) x = 0.5 * (lo + hi);
@@ -89,7 +92,7 @@ double bracketed_root(F&& f, double lo, double hi) {
       side = 0;
     }
   }
-  return hi;
+  return {lo, hi};
 }
 
 double tokens_of_kind(ThroughputKind k, double in, double out) {
@@ -259,6 +262,53 @@ const char* bound_name(Bound b) {
   return "prefill";
 }
 
+// The capacity search's rate bracket: `lo` keeps up with the load, `hi` does not; each end's decode
+// batch and what bounds it.
+struct RateBracket {
+  double lo, hi, b_lo, b_hi;
+  Bound bound_lo, bound_hi;
+};
+
+// Once bisection has narrowed the rate to one batch change, the crossing is solved rather than
+// bisected: within one decode batch b the capacity dp b / TPOT(b, share(rate)) is smooth and falls
+// with the rate, and b drops by one where TPOT(b, share(rate)) reaches the limit. `tpot(b, rate)`:
+// the decode TPOT at that rate's prefill share. False (bracket kept) while the ends are further apart.
+// One function of the rate for every root solve_rate_segment takes (one instantiation of
+// bracket_root): the decode side's surplus over the load at batch b, or (gap) how far TPOT at batch b
+// is under the limit.
+template <class Tpot>
+struct SegmentFn {
+  const Tpot& tpot;
+  double dp, out, limit, b;
+  bool gap;
+  double operator()(double rate) const {
+    if (gap) return limit - tpot(b, rate);
+    return b < 1 ? -rate * out : dp * b / tpot(b, rate) - rate * out;
+  }
+};
+
+template <class Tpot>
+bool solve_rate_segment(RateBracket& r, double dp, double out, double tpot_limit, const Tpot& tpot) {
+  auto surplus = [&](double b) { return SegmentFn<Tpot>{tpot, dp, out, tpot_limit, b, false}; };
+  constexpr double tol = 1e-13;
+  if (r.b_lo == r.b_hi && r.bound_lo == r.bound_hi && r.b_lo >= 1) {
+    r.lo = bracket_root(surplus(r.b_lo), r.lo, r.hi, tol).lo;
+    return true;
+  }
+  if (r.b_lo - r.b_hi != 1 || r.bound_hi != Bound::Tpot || tpot_limit <= 0) return false;
+  // Where the larger batch stops meeting the TPOT limit.
+  const Bracket j = bracket_root(SegmentFn<Tpot>{tpot, dp, out, tpot_limit, r.b_lo, true}, r.lo, r.hi, tol);
+  if (surplus(r.b_lo)(j.lo) < 0) {  // the larger batch falls behind the load first
+    r.lo = bracket_root(surplus(r.b_lo), r.lo, j.lo, tol).lo;
+    r.bound_hi = r.bound_lo;
+  } else if (surplus(r.b_hi)(j.hi) >= 0) {  // the smaller batch still keeps up past the change
+    r.lo = bracket_root(surplus(r.b_hi), j.hi, r.hi, tol).lo;
+  } else {
+    r.lo = j.lo;
+  }
+  return true;
+}
+
 // Memory plans, prefill capacity, the decode operating point at the TPOT limit, system capacity and
 // KV capacity: everything that does not depend on the workload's load. False when only the load
 // kind's figures were asked for (already computed).
@@ -421,22 +471,25 @@ bool evaluate_capacity(Evaluation& ev, const EvalOptions& o) {
     // Colocated: bisection on lambda; feasible while the decode side keeps up with lambda x output.
     // The prefill share grows with lambda, so the best batch shrinks: the batches found at the
     // bracket's ends bound the one at its middle.
-    double lo = 0, hi = lambda_prefill, b_at_lo = 1e300, b_at_hi = 1;
-    Bound limit = Bound::Prefill;
+    // Bisection stops once both ends run the same batch, or batches one apart (solve_rate_segment).
+    RateBracket r{0, lambda_prefill, 1e300, 1, Bound::Prefill, Bound::Prefill};
+    bool hi_probed = false;
+    auto tpot_at_rate = [&](double b, double lambda) { return tpot_of(b, share_at(lambda)); };
     for (int i = 0; i < 40; ++i) {
-      const double mid = 0.5 * (lo + hi);
+      if (hi_probed && r.b_lo < 1e300 && solve_rate_segment(r, dec.plan.dp, w.output_tokens, tpot_limit, tpot_at_rate)) break;
+      const double mid = 0.5 * (r.lo + r.hi);
       Bound l = Bound::Prefill;
       double b = 0;
-      const double cap = decode_capacity_tps(mid, l, b, b_at_hi, b_at_lo + 1);
+      const double cap = decode_capacity_tps(mid, l, b, r.b_hi, r.b_lo + 1);
       if (cap >= mid * w.output_tokens) {
-        lo = mid;
-        b_at_lo = b;
+        r.lo = mid, r.b_lo = b, r.bound_lo = l;
       } else {
-        hi = mid;
-        b_at_hi = b;
-        limit = l;
+        r.hi = mid, r.b_hi = b, r.bound_hi = l;
+        hi_probed = true;
       }
     }
+    const double lo = r.lo;
+    const Bound limit = r.bound_hi;
     ev.lambda_max = lo;
     Bound l = Bound::Prefill;
     decode_capacity(lo, ev.op_max, l);
@@ -490,7 +543,7 @@ void evaluate_at_load(Evaluation& ev, const EvalOptions& o) {
     const double share = share_at(ev.lambda_load);
     const double lam_g = ev.lambda_load / dp_d;
     auto excess = [&](double b) { return lam_g * w.output_tokens * ev.decode_tpot(std::max(b, 1e-3), share) - b; };
-    const double hi = bracketed_root(excess, 0.0, std::max(1.0, ev.op_max.in_flight));
+    const double hi = bracket_root(excess, 0.0, std::max(1.0, ev.op_max.in_flight)).hi;
     ev.op_load = decode_at(dec, std::max(hi, 1e-3), ev.running_context, share, scale);
     ev.op_load.limit = "load";
   } else {

@@ -99,3 +99,21 @@ TEST(PhysicsSearch, SensitivityVariantsMoveTheFiguresTheRightWay) {
   }
   EXPECT_EQ(seen, 5);
 }
+
+// Colocated capacity (issue 11): bisection on the rate stops once its ends run the same decode batch
+// or batches one apart, and the crossing is then solved, so the binding constraint holds at capacity
+// to the step model's own precision (bisection left it ~1e-11 off): TPOT at its limit where the batch
+// changes, the decode side's output equal to the load where the batch is capped.
+TEST(PhysicsSearch, ColocatedCapacityIsSolvedAtTheBindingConstraint) {
+  const Scenario s = scenario(json::object());
+  ASSERT_FALSE(s.deployment.disaggregated);
+  const Evaluation ev = evaluate_scenario(s);
+  ASSERT_EQ(ev.lambda_limit, "decode-tpot");
+  EXPECT_NEAR(ev.op_max.tpot_s * 1e3 / s.slo.tpot_ms, 1.0, 2e-12);
+  EXPECT_GE(ev.op_max.output_tps, ev.output_tps_max * (1 - 2e-12));  // the load is kept up with
+
+  const Evaluation capped = evaluate_scenario(scenario({{"deployment", {{"max_decode_batch_per_gpu", 2}}}}));
+  ASSERT_EQ(capped.lambda_limit, "decode-cap");
+  EXPECT_NEAR(capped.op_max.output_tps / capped.output_tps_max, 1.0, 2e-12);
+  EXPECT_LT(capped.op_max.tpot_s * 1e3, s.slo.tpot_ms);
+}
