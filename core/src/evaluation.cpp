@@ -59,9 +59,10 @@ void bind(PoolEval& pe, const Scenario& s, const Deployment& d, const Precision&
 }
 
 // The root of f on [lo, hi] where f(lo) > 0 >= f(hi) (hi itself when f(hi) > 0): a bracket narrowed
-// to `tol` relative whose left end has f > 0 (or is `lo`) and right end f <= 0. Illinois false position, with a bisection step whenever the
-// bracket fails to halve, so a step function (integer expert counts) still converges; each f is a
-// decode step, so ~8 of them instead of bisection's 50. Source: Dowell & Jarratt (1971), BIT 11.
+// to `tol` relative, its left end on the f > 0 side (or `lo`), its right end on f <= 0. Illinois false
+// position, with a bisection step whenever the bracket fails to halve, so a step function (integer
+// expert counts) still converges; each f is a decode step, so ~8 of them instead of bisection's 50.
+// Source: Dowell & Jarratt (1971), BIT 11.
 struct Bracket {
   double lo, hi;
 };
@@ -269,10 +270,6 @@ struct RateBracket {
   Bound bound_lo, bound_hi;
 };
 
-// Once bisection has narrowed the rate to one batch change, the crossing is solved rather than
-// bisected: within one decode batch b the capacity dp b / TPOT(b, share(rate)) is smooth and falls
-// with the rate, and b drops by one where TPOT(b, share(rate)) reaches the limit. `tpot(b, rate)`:
-// the decode TPOT at that rate's prefill share. False (bracket kept) while the ends are further apart.
 // One function of the rate for every root solve_rate_segment takes (one instantiation of
 // bracket_root): the decode side's surplus over the load at batch b, or (gap) how far TPOT at batch b
 // is under the limit.
@@ -287,6 +284,10 @@ struct SegmentFn {
   }
 };
 
+// Once bisection has narrowed the rate to one batch change, the crossing is solved rather than
+// bisected: within one decode batch b the capacity dp b / TPOT(b, share(rate)) is smooth and falls
+// with the rate, and b drops by one where TPOT(b, share(rate)) reaches the limit. `tpot(b, rate)`:
+// the decode TPOT at that rate's prefill share. False (bracket kept) while the ends are further apart.
 template <class Tpot>
 bool solve_rate_segment(RateBracket& r, double dp, double out, double tpot_limit, const Tpot& tpot) {
   auto surplus = [&](double b) { return SegmentFn<Tpot>{tpot, dp, out, tpot_limit, b, false}; };
