@@ -473,17 +473,18 @@ bool evaluate_capacity(Evaluation& ev, const EvalOptions& o) {
     // The prefill share grows with lambda, so the best batch shrinks: the batches found at the
     // bracket's ends bound the one at its middle.
     // Bisection stops once both ends run the same batch, or batches one apart (solve_rate_segment).
-    RateBracket r{0, lambda_prefill, 1e300, 1, Bound::Prefill, Bound::Prefill};
-    bool hi_probed = false;
+    RateBracket r{0, lambda_prefill, 1e300, 1, Bound::Prefill, Bound::Prefill};  // b_lo, b_hi: the batch search's first bounds
+    bool lo_probed = false, hi_probed = false;
     auto tpot_at_rate = [&](double b, double lambda) { return tpot_of(b, share_at(lambda)); };
     for (int i = 0; i < 40; ++i) {
-      if (hi_probed && r.b_lo < 1e300 && solve_rate_segment(r, dec.plan.dp, w.output_tokens, tpot_limit, tpot_at_rate)) break;
+      if (lo_probed && hi_probed && solve_rate_segment(r, dec.plan.dp, w.output_tokens, tpot_limit, tpot_at_rate)) break;
       const double mid = 0.5 * (r.lo + r.hi);
       Bound l = Bound::Prefill;
       double b = 0;
       const double cap = decode_capacity_tps(mid, l, b, r.b_hi, r.b_lo + 1);
       if (cap >= mid * w.output_tokens) {
         r.lo = mid, r.b_lo = b, r.bound_lo = l;
+        lo_probed = true;
       } else {
         r.hi = mid, r.b_hi = b, r.bound_hi = l;
         hi_probed = true;
