@@ -110,7 +110,7 @@ struct DecodeBound {
   bool feasible = false;
   double x = 0, output_tps = 0;
 };
-DecodeBound decode_bound(const Evaluation& ev, double time_scale) {
+DecodeBound decode_bound(const Evaluation& ev) {
   DecodeBound b;
   const PoolEval& pe = ev.decode_pool();
   const Scenario& s = ev.s;
@@ -126,7 +126,7 @@ DecodeBound decode_bound(const Evaluation& ev, double time_scale) {
   const double lo_kv = std::min(cap, kv_limit(pe.plan)), hi_kv = std::min(cap, kv_limit(roomy));
   if (hi_kv < 1) return b;
   const double limit = s.slo.tpot_ms > 0 ? s.slo.tpot_ms * 1e-3 : 0;
-  auto tpot = [&](double n) { return ev.decode_tpot(n, 0); };  // decode_at(pe, n, ctx, 0, time_scale).tpot_s
+  auto tpot = [&](double n) { return ev.decode_tpot(n, 0); };  // decode_at(pe, n, ctx, 0, scale).tpot_s from the curve
   double b_tpot = hi_kv;
   if (limit > 0 && tpot(hi_kv) > limit) {
     if (tpot(1) > limit) return b;
@@ -134,7 +134,8 @@ DecodeBound decode_bound(const Evaluation& ev, double time_scale) {
   }
   b.feasible = true;
   b.x = 1.0 / tpot(std::max(1.0, std::min(lo_kv, b_tpot)));
-  b.output_tps = decode_at(pe, std::min(hi_kv, b_tpot), ctx, 0, time_scale).output_tps;
+  const double b_out = std::min(hi_kv, b_tpot);
+  b.output_tps = pe.plan.dp * b_out / tpot(b_out);  // decode_at(...).output_tps, from the curve
   return b;
 }
 
@@ -285,7 +286,7 @@ struct Search {
 
   bool bound_of(const Evaluation& ev, double prefill_rps_cap, const Knobs& k, std::vector<Cand>& out) {
     if (!fits(ev) || ev.prefill_tokens_s <= 0) return false;
-    const DecodeBound db = decode_bound(ev, sp.o.time_scale);
+    const DecodeBound db = decode_bound(ev);
     if (!db.feasible) return false;
     const Workload& w = ev.s.workload;
     double rps = std::min({prefill_rps_cap, ev.prefill_tokens_s / w.input_tokens, db.output_tps / w.output_tokens});

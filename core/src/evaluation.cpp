@@ -422,14 +422,13 @@ bool evaluate_capacity(Evaluation& ev, const EvalOptions& o) {
   // Re-size reserves once for the operating batch (the first plan assumed the default batch).
   if (o.capacity) {
     Bound limit = Bound::Prefill;
-    DecodePoint p;
-    decode_capacity(0, p, limit);
-    if (p.in_flight > 0) {
-      const double b = p.in_flight / dec.pool.cfg.pp;
+    double in_flight = 0;
+    decode_capacity_tps(0, limit, in_flight, 1, 1e300);  // the batch only: no decode point needed
+    if (in_flight >= 1) {
+      const double b = in_flight / dec.pool.cfg.pp;
       if (std::fabs(b - kDefaultDecodeBatch) > 0.5) dec.plan = plan_memory(dec.pool, b), kv_dec = -1;
     }
   }
-  ev.tpot_feasible = tpot_limit <= 0 || decode_at(dec, 1, ev.running_context, share_at(0), scale).tpot_s <= tpot_limit;
 
   // System capacity: the largest lambda the prefill, decode and KV-transfer sides all sustain.
   const double lambda_prefill = ev.prefill_tokens_s / w.input_tokens;
@@ -449,6 +448,8 @@ bool evaluate_capacity(Evaluation& ev, const EvalOptions& o) {
     ev.load = run_load(ev);
     return false;
   }
+  // (After the return above: the search's bound evaluations and the load-kind figures never read it.)
+  ev.tpot_feasible = tpot_limit <= 0 || tpot_of(1, share_at(0)) <= tpot_limit;  // decode_at(dec, 1, ...).tpot_s, from the curve
   if (!dec.plan.fits() || !pre.plan.fits()) {
     ev.lambda_max = 0;
     ev.lambda_limit = "infeasible";
