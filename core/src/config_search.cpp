@@ -12,6 +12,7 @@
 #include <optional>
 
 #include "slo/analysis.hpp"
+#include "slo/pool_memo.hpp"
 #include "slo/search.hpp"
 #include "batch_search.hpp"
 #include "size_region.hpp"
@@ -110,7 +111,7 @@ struct DecodeBound {
   bool feasible = false;
   double x = 0, output_tps = 0;
 };
-DecodeBound decode_bound(const Evaluation& ev) {
+DecodeBound decode_bound(const Evaluation& ev, PoolMemo& memo) {
   DecodeBound b;
   const PoolEval& pe = ev.decode_pool();
   const Scenario& s = ev.s;
@@ -118,7 +119,8 @@ DecodeBound decode_bound(const Evaluation& ev) {
   const double ctx = ev.running_context;
   const double cap_gpu = s.deployment.max_decode_batch_per_gpu > 0 ? s.deployment.max_decode_batch_per_gpu : 4096;
   const double cap = cap_gpu * pe.pool.cfg.attention_tp * pe.pool.cfg.pp;
-  const MemoryPlan roomy = plan_memory(pe.pool, 1);
+  PoolMemoEntry& entry = memo.at(pe.pool);
+  const MemoryPlan roomy = entry.plan(pe.pool, 1);
   auto kv_limit = [&](const MemoryPlan& m) {
     const double per = m.session_bytes(ctx);
     return per > 0 ? std::floor(m.kv_pool / per) : 0.0;
@@ -126,7 +128,7 @@ DecodeBound decode_bound(const Evaluation& ev) {
   const double lo_kv = std::min(cap, kv_limit(pe.plan)), hi_kv = std::min(cap, kv_limit(roomy));
   if (hi_kv < 1) return b;
   const double limit = s.slo.tpot_ms > 0 ? s.slo.tpot_ms * 1e-3 : 0;
-  auto tpot = [&](double n) { return ev.decode_tpot(n, 0); };  // decode_at(pe, n, ctx, 0, scale).tpot_s from the curve
+  auto tpot = [&](double n) { return ev.decode_tpot(n, 0, &entry); };  // decode_at(pe, n, ctx, 0, scale).tpot_s from the curve
   double b_tpot = hi_kv;
   if (limit > 0 && tpot(hi_kv) > limit) {
     if (tpot(1) > limit) return b;
@@ -192,11 +194,14 @@ struct Search {
   Space sp;
   SearchResult res;
   const SearchProgress& progress;
+  // Every candidate's evaluation shares the pools earlier candidates had (pool_memo.hpp).
+  PoolMemo memo;
 
-  EvalOptions quick() const {
+  EvalOptions quick() {
     EvalOptions e;
     e.time_scale = sp.o.time_scale;
     e.ttft = false;
+    e.memo = &memo;
     return e;
   }
 
@@ -286,7 +291,7 @@ struct Search {
 
   bool bound_of(const Evaluation& ev, double prefill_rps_cap, const Knobs& k, std::vector<Cand>& out) {
     if (!fits(ev) || ev.prefill_tokens_s <= 0) return false;
-    const DecodeBound db = decode_bound(ev);
+    const DecodeBound db = decode_bound(ev, memo);
     if (!db.feasible) return false;
     const Workload& w = ev.s.workload;
     double rps = std::min({prefill_rps_cap, ev.prefill_tokens_s / w.input_tokens, db.output_tps / w.output_tokens});
@@ -403,7 +408,11 @@ struct Search {
     return !res.cancelled;
   }
 
-  void with_ttft(SearchPoint& p) { add_ttft(p, eval(p.scenario, ttft_options(sp.o.time_scale))); }
+  void with_ttft(SearchPoint& p) {
+    EvalOptions e = ttft_options(sp.o.time_scale);
+    e.memo = &memo;
+    add_ttft(p, eval(p.scenario, e));
+  }
 
   void run() {
     const Scenario base = base_scenario(sp);
@@ -452,7 +461,7 @@ SearchResult search_budget(const Scenario& s, const SearchOptions& o, int gpus, 
   Space sp{s, o, gpus, {s.precision.kv_cache}, {0}};
   if (o.kv_fp8 && (s.precision.kv_cache == DType::BF16 || s.precision.kv_cache == DType::FP16)) sp.kvs.push_back(DType::FP8);
   if (o.mtp && s.model.mtp_layers > 0) sp.drafts = {0, 1, 2, 3};
-  Search run{sp, {}, progress, {}, {}};
+  Search run{sp, {}, progress, {}, {}, {}};
   run.res.gpus = gpus;
   run.run();
   return run.res;

@@ -8,6 +8,7 @@
 #include <cmath>
 
 #include "slo/kv_cache.hpp"
+#include "slo/pool_memo.hpp"
 #include "slo/workloads.hpp"
 #include "batch_search.hpp"
 
@@ -15,6 +16,7 @@ namespace slo {
 
 std::vector<PoolEval> make_pools(const Scenario& s, const Deployment& d, const Precision& p, const Gpu& g, int gpn) {
   std::vector<PoolEval> out;
+  out.reserve(2);
   auto add = [&](const char* role, const PoolConfig& cfg, Phase ph) {
     PoolEval pe;
     pe.role = role;
@@ -110,6 +112,30 @@ StepParts full_prefill_pass(const PoolEval& pe, const LengthDist& in, double sca
   return pool_prefill_pass(pe, chunk, seqs, work, cut_prefix(in, chunk), scale);
 }
 
+// The decode curve and the full prefill pass of a pool, from a search's memo when there is one
+// (computed on a miss, or when the memo's were made at another context, input or time scale).
+std::shared_ptr<const DecodeCurve> memo_curve(PoolMemoEntry* memo, const PoolEval& pe, double context, double scale) {
+  if (memo && memo->curve && memo->curve_context == context && memo->curve_scale == scale) return memo->curve;
+  auto curve = std::make_shared<const DecodeCurve>(pe.pool, *pe.consts, context, scale);
+  if (memo) {
+    memo->curve = curve, memo->curve_context = context, memo->curve_scale = scale;
+    memo->reset_totals();
+  }
+  return curve;
+}
+
+StepParts memo_prefill_pass(PoolMemoEntry* memo, const PoolEval& pe, const Workload& w, const LengthDist& in, double scale) {
+  if (memo && memo->has_prefill && memo->prefill_in_mean == w.input_tokens && memo->prefill_in_max == w.input_tokens_max &&
+      memo->prefill_scale == scale)
+    return memo->prefill;
+  const StepParts pass = full_prefill_pass(pe, in, scale);
+  if (memo) {
+    memo->prefill = pass, memo->has_prefill = true;
+    memo->prefill_in_mean = w.input_tokens, memo->prefill_in_max = w.input_tokens_max, memo->prefill_scale = scale;
+  }
+  return pass;
+}
+
 double pool_tokens_per_step(const PoolEval& pe) { return pe.pool.with_mtp ? tokens_per_step(pe.pool.deployment->mtp) : 1.0; }
 
 // TPOT = step time / tokens per step, stretched by the time the GPUs spend on prefill.
@@ -119,7 +145,7 @@ double tpot_of_step(double step_total, double per_step, double prefill_share) {
 
 // decode_step() through the pool's memo (a pure function of these arguments for one pool).
 StepParts memo_decode_step(const PoolEval& pe, double seqs, double context, double scale) {
-  if (!pe.decode_memo) return pool_decode_step(pe, seqs, context, scale);
+  if (!pe.decode_memo) pe.decode_memo = std::make_shared<PoolEval::StepMemo>();
   const auto key = std::make_tuple(seqs, context, scale);
   const auto it = pe.decode_memo->find(key);
   if (it != pe.decode_memo->end()) return it->second;
@@ -183,9 +209,11 @@ void Evaluation::rebind() {
   }
 }
 
-double EvaluationData::decode_tpot(double in_flight, double share) const {
+double EvaluationData::decode_tpot(double in_flight, double share, PoolMemoEntry* memo) const {
   const PoolEval& dec = decode_pool();
-  return tpot_of_step(decode_curve.total(std::max(1.0, in_flight / dec.pool.cfg.pp)), pool_tokens_per_step(dec), share);
+  const double seqs = std::max(1.0, in_flight / dec.pool.cfg.pp);
+  const double total = !decode_curve ? 0.0 : memo && memo->curve == decode_curve ? memo->curve_total(seqs) : decode_curve->total(seqs);
+  return tpot_of_step(total, pool_tokens_per_step(dec), share);
 }
 
 double EvaluationData::prefill_work_share(double lambda) const {
@@ -316,31 +344,37 @@ bool solve_rate_segment(RateBracket& r, double dp, double out, double tpot_limit
 bool evaluate_capacity(Evaluation& ev, const EvalOptions& o) {
   const Scenario& s = ev.s;
   ev.time_scale = o.time_scale;
-  ev.params = count_params(s.model);
+  ev.params = o.memo ? o.memo->params(s.model) : count_params(s.model);
   ev.pools = make_pools(s, s.deployment, s.precision, s.gpu, s.gpus_per_node);
-  for (auto& pe : ev.pools) {
+  PoolMemoEntry* memo[2] = {nullptr, nullptr};  // the search's entry of each pool (none outside a search)
+  for (std::size_t i = 0; i < ev.pools.size(); ++i) {
+    PoolEval& pe = ev.pools[i];
     bind(pe, s, s.deployment, s.precision, s.gpu);
     pe.gemm_bound = block_fp8_bound(pe.pool);
-    pe.consts = std::make_shared<const StepConsts>(step_consts(pe.pool));
+    if (o.memo) memo[i] = &o.memo->at(pe.pool);
+    pe.consts = memo[i] ? memo[i]->consts : std::make_shared<const StepConsts>(step_consts(pe.pool));
   }
   const Workload& w = s.workload;
   ev.input = cached_length_dist(w.input_tokens, w.input_tokens_max);
   ev.output = cached_length_dist(w.output_tokens, w.output_tokens_max);
   ev.running_context = std::min(w.context_length, w.input_tokens + w.output_tokens / 2.0);
   const double scale = o.time_scale;
-  ev.decode_curve = DecodeCurve(ev.pools.back().pool, *ev.pools.back().consts, ev.running_context, scale);
+  ev.decode_curve = memo_curve(memo[ev.pools.size() - 1], ev.pools.back(), ev.running_context, scale);
   const double tpot_limit = s.slo.tpot_ms > 0 ? s.slo.tpot_ms * 1e-3 : 0.0;
   // max_decode_batch_per_gpu is per GPU: a DP group of attention_tp GPUs runs attention_tp times as many.
   const double cap_gpu = s.deployment.max_decode_batch_per_gpu > 0 ? s.deployment.max_decode_batch_per_gpu : 4096;
   const double cap_b = cap_gpu * s.deployment.decode_or_colocated().attention_tp;
 
   // Memory plans: reserves first sized for the default decode batch, then for the operating point.
-  for (auto& pe : ev.pools) pe.plan = plan_memory(pe.pool, std::min(cap_b, kDefaultDecodeBatch));
+  for (std::size_t i = 0; i < ev.pools.size(); ++i) {
+    PoolEval& pe = ev.pools[i];
+    pe.plan = memo[i] ? memo[i]->plan(pe.pool, std::min(cap_b, kDefaultDecodeBatch)) : plan_memory(pe.pool, std::min(cap_b, kDefaultDecodeBatch));
+  }
   PoolEval& dec = ev.pools.back();
   PoolEval& pre = ev.pools.front();
 
   // Prefill capacity.
-  ev.prefill_step = full_prefill_pass(pre, ev.input, scale);
+  ev.prefill_step = memo_prefill_pass(memo[0], pre, w, ev.input, scale);
   const double chunk = s.deployment.chunked_prefill_tokens;
   ev.prefill_s_per_token = ev.prefill_step.total / chunk;  // per DP group, full chunks
   ev.prefill_pass_fixed_s = ev.prefill_step.overhead;
@@ -370,7 +404,7 @@ bool evaluate_capacity(Evaluation& ev, const EvalOptions& o) {
   const double tokens_step = pool_tokens_per_step(dec);
   auto dec_step_total = [&](double b) {
     Slot& slot = step_total[static_cast<std::size_t>(static_cast<long long>(b)) & 255u];
-    if (slot.batch != b) slot = Slot{b, ev.decode_curve.total(std::max(1.0, b / dec.pool.cfg.pp))};
+    if (slot.batch != b) slot = Slot{b, ev.decode_curve->total(std::max(1.0, b / dec.pool.cfg.pp))};
     return slot.total;
   };
   auto tpot_of = [&](double b, double share) { return tpot_of_step(dec_step_total(b), tokens_step, share); };
@@ -426,7 +460,7 @@ bool evaluate_capacity(Evaluation& ev, const EvalOptions& o) {
     decode_capacity_tps(0, limit, in_flight, 1, 1e300);  // the batch only: no decode point needed
     if (in_flight >= 1) {
       const double b = in_flight / dec.pool.cfg.pp;
-      if (std::fabs(b - kDefaultDecodeBatch) > 0.5) dec.plan = plan_memory(dec.pool, b), kv_dec = -1;
+      if (std::fabs(b - kDefaultDecodeBatch) > 0.5) dec.plan = memo[ev.pools.size() - 1] ? memo[ev.pools.size() - 1]->plan(dec.pool, b) : plan_memory(dec.pool, b), kv_dec = -1;
     }
   }
 

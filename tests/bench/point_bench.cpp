@@ -46,7 +46,7 @@ void BM_DecodeCurveTotal(benchmark::State& state) {
   double batch = 1;
   for (auto _ : state) {
     batch = batch >= 512 ? 1 : batch + 1;
-    benchmark::DoNotOptimize(ev.decode_curve.total(batch));
+    benchmark::DoNotOptimize(ev.decode_curve->total(batch));
   }
 }
 

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "slo/api.hpp"
+#include "slo/pool_memo.hpp"
 #include "slo/search.hpp"
 #include "test_scenario.hpp"
 
@@ -184,5 +185,51 @@ TEST(ConfigSearch, ApiGivesTheScenariosOwnPointLabelsAndProgress) {
   EXPECT_EQ(calls, 2);
 }
 
+// A search's pool memo (pool_memo.hpp) hands every candidate the numbers a fresh evaluation gives:
+// over the default scenario's space on 16 GPUs (MLA, MTP drafts, both modes; every 97th candidate, with 0-3
+// drafts) and over the small one's (every 13th), one memo per space (a memo serves one base scenario), then the
+// same candidates at another workload (the memo's curves and prefill passes must notice the new
+// context and input lengths). Exact equality.
+void expect_same_capacity(const Evaluation& a, const Evaluation& b) {
+  ASSERT_EQ(a.pools.size(), b.pools.size());
+  for (std::size_t i = 0; i < a.pools.size(); ++i) {
+    EXPECT_EQ(a.pools[i].plan.kv_pool, b.pools[i].plan.kv_pool);
+    EXPECT_EQ(a.pools[i].plan.shortfall, b.pools[i].plan.shortfall);
+  }
+  EXPECT_EQ(a.prefill_tokens_s, b.prefill_tokens_s);
+  EXPECT_EQ(a.prefill_step.total, b.prefill_step.total);
+  EXPECT_EQ(a.lambda_max, b.lambda_max);
+  EXPECT_EQ(a.lambda_limit, b.lambda_limit);
+  EXPECT_EQ(a.op_max.in_flight, b.op_max.in_flight);
+  EXPECT_EQ(a.op_max.tpot_s, b.op_max.tpot_s);
+  EXPECT_EQ(a.tpot_feasible, b.tpot_feasible);
+  EXPECT_EQ(a.sessions_target_ctx, b.sessions_target_ctx);
+  EXPECT_EQ(a.decode_tpot(7, 0.1), b.decode_tpot(7, 0.1));
+}
+
+TEST(ConfigSearch, APoolMemoGivesEveryCandidateTheNumbersAFreshEvaluationGives) {
+  const Scenario def = parse_scenario(default_scenario_json()).scenario;
+  std::vector<Scenario> big;
+  const std::vector<Scenario> all = space(def, SearchOptions{}, 16);
+  for (std::size_t i = 0; i < all.size(); i += 97) big.push_back(all[i]), big.back().deployment.mtp.draft_tokens = static_cast<int>(i % 4);
+  std::vector<Scenario> little;
+  const std::vector<Scenario> all_small = space(small(2, 5000), SearchOptions{}, 8);
+  for (std::size_t i = 0; i < all_small.size(); i += 13) little.push_back(all_small[i]);
+  ASSERT_GT(big.size(), 500u);
+  ASSERT_GT(little.size(), 500u);
+  for (std::vector<Scenario> cands : {big, little}) {
+    PoolMemo memo;
+    EvalOptions fresh, memoized;
+    fresh.ttft = memoized.ttft = false;
+    memoized.memo = &memo;
+    for (int round = 0; round < 2; ++round) {
+      for (Scenario& c : cands) {
+        if (round == 1) c.workload.input_tokens += 1000, c.workload.input_tokens_max += 1000, c.workload.output_tokens += 100;
+        expect_same_capacity(evaluate_scenario(c, memoized), evaluate_scenario(c, fresh));
+        if (HasFailure()) return;
+      }
+    }
+  }
+}
 }  // namespace
 }  // namespace slo

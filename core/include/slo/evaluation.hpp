@@ -14,6 +14,8 @@
 
 namespace slo {
 
+struct PoolMemoEntry;  // pool_memo.hpp
+
 struct PoolEval {
   std::string role;  // "colocated" | "prefill" | "decode"
   Pool pool;
@@ -23,10 +25,11 @@ struct PoolEval {
   // copies of the evaluation (the pool they describe is the same).
   std::shared_ptr<const StepConsts> consts;
   // Decode steps already computed for this pool, by (sequences, context, time scale): the capacity
-  // and load searches ask for the same points many times. Shared by copies of the evaluation (the
-  // pool they describe is the same); a new evaluation starts a new one.
+  // and load searches ask for the same points many times. Made on the first step asked for (most of
+  // a search's evaluations ask for none), then shared by copies of the evaluation (the pool they
+  // describe is the same); a new evaluation starts a new one. Not for threads sharing one evaluation.
   using StepMemo = std::map<std::tuple<double, double, double>, StepParts>;
-  std::shared_ptr<StepMemo> decode_memo = std::make_shared<StepMemo>();
+  mutable std::shared_ptr<StepMemo> decode_memo;
 };
 
 // decode_step() and prefill_pass() of a bound pool, with its constants when it has them.
@@ -61,11 +64,13 @@ struct EvaluationData {
 
   LengthDist input{1, 1}, output{1, 1};
   double running_context = 0;   // mean context of a decoding sequence: input + output / 2
-  // The decode pool's step time by batch at running_context and time_scale (the searches' probes).
-  DecodeCurve decode_curve;
+  // The decode pool's step time by batch at running_context and time_scale (the searches' probes);
+  // shared by copies of the evaluation, and by a search's evaluations of the same pool.
+  std::shared_ptr<const DecodeCurve> decode_curve;  // null until evaluated
   // TPOT of the decode pool with `in_flight` sequences per DP group and a colocated prefill share:
-  // decode_at(decode_pool(), in_flight, running_context, share, time_scale).tpot_s, from the curve.
-  double decode_tpot(double in_flight, double share) const;
+  // decode_at(decode_pool(), in_flight, running_context, share, time_scale).tpot_s, from the curve
+  // (through a search's memo of its step times when given: the same numbers).
+  double decode_tpot(double in_flight, double share, PoolMemoEntry* memo = nullptr) const;
 
   // KV capacity (sessions of the decode/colocated pool).
   double sessions_target_ctx = 0, sessions_8k = 0, sessions_16k = 0, sessions_32k = 0;
@@ -131,11 +136,14 @@ struct Evaluation : EvaluationData {
 // Builds the pools of a scenario's deployment.
 std::vector<PoolEval> make_pools(const Scenario& s, const Deployment& d, const Precision& p, const Gpu& g, int gpus_per_node);
 
+class PoolMemo;  // pool_memo.hpp
 struct EvalOptions {
   double time_scale = 1.0;
   bool ttft = true;
   int ttft_requests = 3000;
   bool capacity = true;  // false: memory plans, prefill and the workload's load kind only
+  // A search's per-pool work shared across its candidates (pool_memo.hpp; null: none). Same results.
+  PoolMemo* memo = nullptr;
 };
 Evaluation evaluate_scenario(const Scenario& s, const EvalOptions& o = {});
 // The same, taking the scenario over (no copy: the search's candidates, issue 11).

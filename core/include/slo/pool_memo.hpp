@@ -1,0 +1,66 @@
+// Per-pool work a configuration search's evaluations share (issue 11): the step constants and the
+// decode curve of each distinct pool, and its full-budget prefill pass. A search evaluates thousands
+// of scenarios that differ only in its knobs, and most of them repeat a pool another one had (every
+// decode-batch cap of a decode layout, every decode layout beside one prefill layout).
+#pragma once
+#include <array>
+#include <cstddef>
+#include <memory>
+#include <optional>
+#include <map>
+#include <utility>
+
+#include "slo/memory_plan.hpp"
+#include "slo/params.hpp"
+#include "slo/step_time.hpp"
+
+namespace slo {
+
+// What one pool's evaluations share. The curve and the prefill pass record the context, input
+// lengths and time scale they were computed at; a lookup at other ones recomputes them.
+struct PoolMemoEntry {
+  std::shared_ptr<const StepConsts> consts;
+  double curve_context = 0, curve_scale = 0;
+  std::shared_ptr<const DecodeCurve> curve;  // null until a decode evaluation asks for it
+  // curve->total(seqs), the last batches kept (direct-mapped by the batch's low bits).
+  double curve_total(double seqs);
+  void reset_totals() { totals_ = {}; }
+  bool has_prefill = false;
+  double prefill_in_mean = 0, prefill_in_max = 0, prefill_scale = 0;
+  StepParts prefill;
+  // plan_memory(p, decode_seqs) for pool `p` (this entry's), its last few batches kept.
+  MemoryPlan plan(const Pool& p, double decode_seqs);
+
+ private:
+  struct Plan {
+    double seqs;
+    MemoryPlan plan;
+  };
+  Plan plans_[4];
+  int plan_count_ = 0, plan_next_ = 0;
+  struct Total {
+    double seqs = -1, total = 0;
+  };
+  std::array<Total, 64> totals_{};
+};
+
+// Keyed by what a search varies in a pool: its phase and layout, the KV-cache precision, the MTP
+// draft tokens and the chunk budget. So it is valid only for scenarios that are otherwise equal
+// (one search's base scenario with its knobs applied: config_search.cpp). One per search, one thread.
+class PoolMemo {
+ public:
+  PoolMemoEntry& at(const Pool& p);
+  MemoryPlan plan(const Pool& p, double decode_seqs) { return at(p).plan(p, decode_seqs); }
+  // The model's parameter counts (one model per search).
+  const ParamBreakdown& params(const ModelArch& m);
+
+ private:
+  // The pool's phase, layout, KV precision, draft tokens and chunk budget; its offloaded GB.
+  using Key = std::pair<std::array<int, 10>, double>;
+  std::map<Key, PoolMemoEntry> entries_;
+  PoolMemoEntry* last_[2] = {nullptr, nullptr};  // the last two pools asked for (a candidate's two)
+  Key last_key_[2];
+  std::optional<ParamBreakdown> params_;
+};
+
+}  // namespace slo

@@ -1,0 +1,55 @@
+// PoolMemo (pool_memo.hpp): one entry per distinct pool of a search.
+#include "slo/pool_memo.hpp"
+
+#include <algorithm>
+
+#include "slo/scenario.hpp"
+#include "size_region.hpp"
+
+// Once or twice per evaluation: optimised for size in the wasm (size_region.hpp).
+SLO_SIZE_BEGIN
+
+namespace slo {
+
+MemoryPlan PoolMemoEntry::plan(const Pool& p, double decode_seqs) {
+  for (int i = 0; i < plan_count_; ++i)
+    if (plans_[i].seqs == decode_seqs) {
+      MemoryPlan m = plans_[i].plan;
+      m.pool = &p;
+      return m;
+    }
+  const MemoryPlan m = plan_memory(p, decode_seqs);
+  plans_[plan_next_] = Plan{decode_seqs, m};
+  plan_next_ = (plan_next_ + 1) % 4;
+  plan_count_ = std::max(plan_count_, plan_next_ == 0 ? 4 : plan_next_);
+  return m;
+}
+
+double PoolMemoEntry::curve_total(double seqs) {
+  Total& t = totals_[static_cast<std::size_t>(static_cast<long long>(seqs)) & 63u];
+  if (t.seqs != seqs) t = Total{seqs, curve->total(seqs)};
+  return t.total;
+}
+
+PoolMemoEntry& PoolMemo::at(const Pool& p) {
+  const PoolConfig& c = p.cfg;
+  const Key key{{static_cast<int>(p.phase), c.gpus, c.attention_tp, c.ep, c.pp, c.redundant_experts, c.replicas,
+                 static_cast<int>(p.precision->kv_cache), p.draft_tokens(), p.deployment->chunked_prefill_tokens},
+                c.cpu_offload_gb};
+  for (int i = 0; i < 2; ++i)  // a candidate asks for its pools in turn, and its neighbours share them
+    if (last_[i] && last_key_[i] == key) return *last_[i];
+  PoolMemoEntry& e = entries_[key];
+  if (!e.consts) e.consts = std::make_shared<const StepConsts>(step_consts(p));
+  last_[1] = last_[0], last_key_[1] = last_key_[0];
+  last_[0] = &e, last_key_[0] = key;
+  return e;
+}
+
+const ParamBreakdown& PoolMemo::params(const ModelArch& m) {
+  if (!params_) params_ = count_params(m);
+  return *params_;
+}
+
+}  // namespace slo
+
+SLO_SIZE_END
