@@ -100,6 +100,10 @@ run('model and GPU preset switch updates the scenario and the report', async () 
   // A preset sized in GiB (MI325X: 256 GiB) shows its GB rounded, not 274.877906944.
   await H.nextEval(page, () => page.selectOption('#f-hardware-gpu', 'mi325x'));
   assert.match(await page.textContent('#gpu-summary'), /^274\.9 GB · 6 TB\/s HBM · BF16 1307\.4 TFLOPS/);
+  // A GPU without NVLink (H100 PCIe) names the PCIe link its peers talk over, not NVLink.
+  await H.nextEval(page, () => page.selectOption('#f-hardware-gpu', 'h100-pcie-80g'));
+  assert.match(await page.textContent('#gpu-summary'), /PCIe peers 64 GB\/s/);
+  assert.doesNotMatch(await page.textContent('#gpu-summary'), /NVLink/);
   await H.nextEval(page, () => page.selectOption('#f-hardware-gpu', 'h200-141g'));
   const minimal = await page.evaluate(() => window.SloEstimator.minimal());
   assert.deepEqual(minimal.model, { preset: 'Qwen/Qwen3-235B-A22B' });

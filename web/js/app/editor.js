@@ -156,7 +156,7 @@ export function gpuSummary(g) {
   add(g.fp8_tflops, 'TFLOPS', 'FP8');
   add(g.int8_tops, 'TOPS', 'INT8');
   add(g.fp4_tflops, 'TFLOPS', 'FP4');
-  add(g.nvlink_gb_s, 'GB/s', 'NVLink');
+  add(g.nvlink_gb_s, 'GB/s', g.peer_link === 'pcie' ? 'PCIe peers' : 'NVLink');  // GPUs without NVLink talk over PCIe
   add(g.nic_gb_s, 'GB/s', 'NIC');
   return parts.join(' · ');
 }
