@@ -112,18 +112,8 @@ StepParts full_prefill_pass(const PoolEval& pe, const LengthDist& in, double sca
   return pool_prefill_pass(pe, chunk, seqs, work, cut_prefix(in, chunk), scale);
 }
 
-// The decode curve and the full prefill pass of a pool, from a search's memo when there is one
-// (computed on a miss, or when the memo's were made at another context, input or time scale).
-std::shared_ptr<const DecodeCurve> memo_curve(PoolMemoEntry* memo, const PoolEval& pe, double context, double scale) {
-  if (memo && memo->curve && memo->curve_context == context && memo->curve_scale == scale) return memo->curve;
-  auto curve = std::make_shared<const DecodeCurve>(pe.pool, *pe.consts, context, scale);
-  if (memo) {
-    memo->curve = curve, memo->curve_context = context, memo->curve_scale = scale;
-    memo->reset_totals();
-  }
-  return curve;
-}
-
+// The full prefill pass of a pool, from a search's memo when there is one (computed on a miss, or
+// when the memo's was made at other input lengths or another time scale).
 StepParts memo_prefill_pass(PoolMemoEntry* memo, const PoolEval& pe, const Workload& w, const LengthDist& in, double scale) {
   if (memo && memo->has_prefill && memo->prefill_in_mean == w.input_tokens && memo->prefill_in_max == w.input_tokens_max &&
       memo->prefill_scale == scale)
@@ -359,17 +349,15 @@ bool evaluate_capacity(Evaluation& ev, const EvalOptions& o) {
   ev.output = cached_length_dist(w.output_tokens, w.output_tokens_max);
   ev.running_context = std::min(w.context_length, w.input_tokens + w.output_tokens / 2.0);
   const double scale = o.time_scale;
-  ev.decode_curve = memo_curve(memo[ev.pools.size() - 1], ev.pools.back(), ev.running_context, scale);
+  PoolMemoEntry* const dec_memo = memo[ev.pools.size() - 1];
+  ev.decode_curve = memo_curve(dec_memo, ev.pools.back().pool, *ev.pools.back().consts, ev.running_context, scale);
   const double tpot_limit = s.slo.tpot_ms > 0 ? s.slo.tpot_ms * 1e-3 : 0.0;
   // max_decode_batch_per_gpu is per GPU: a DP group of attention_tp GPUs runs attention_tp times as many.
   const double cap_gpu = s.deployment.max_decode_batch_per_gpu > 0 ? s.deployment.max_decode_batch_per_gpu : 4096;
   const double cap_b = cap_gpu * s.deployment.decode_or_colocated().attention_tp;
 
   // Memory plans: reserves first sized for the default decode batch, then for the operating point.
-  for (std::size_t i = 0; i < ev.pools.size(); ++i) {
-    PoolEval& pe = ev.pools[i];
-    pe.plan = memo[i] ? memo[i]->plan(pe.pool, std::min(cap_b, kDefaultDecodeBatch)) : plan_memory(pe.pool, std::min(cap_b, kDefaultDecodeBatch));
-  }
+  for (std::size_t i = 0; i < ev.pools.size(); ++i) ev.pools[i].plan = memo_plan(memo[i], ev.pools[i].pool, std::min(cap_b, kDefaultDecodeBatch));
   PoolEval& dec = ev.pools.back();
   PoolEval& pre = ev.pools.front();
 
@@ -460,7 +448,7 @@ bool evaluate_capacity(Evaluation& ev, const EvalOptions& o) {
     decode_capacity_tps(0, limit, in_flight, 1, 1e300);  // the batch only: no decode point needed
     if (in_flight >= 1) {
       const double b = in_flight / dec.pool.cfg.pp;
-      if (std::fabs(b - kDefaultDecodeBatch) > 0.5) dec.plan = memo[ev.pools.size() - 1] ? memo[ev.pools.size() - 1]->plan(dec.pool, b) : plan_memory(dec.pool, b), kv_dec = -1;
+      if (std::fabs(b - kDefaultDecodeBatch) > 0.5) dec.plan = memo_plan(dec_memo, dec.pool, b), kv_dec = -1;
     }
   }
 

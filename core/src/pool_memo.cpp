@@ -45,6 +45,20 @@ PoolMemoEntry& PoolMemo::at(const Pool& p) {
   return e;
 }
 
+std::shared_ptr<const DecodeCurve> memo_curve(PoolMemoEntry* memo, const Pool& p, const StepConsts& k, double context, double scale) {
+  if (memo && memo->curve && memo->curve_context == context && memo->curve_scale == scale) return memo->curve;
+  auto curve = std::make_shared<const DecodeCurve>(p, k, context, scale);
+  if (memo) {
+    memo->curve = curve, memo->curve_context = context, memo->curve_scale = scale;
+    memo->reset_totals();
+  }
+  return curve;
+}
+
+MemoryPlan memo_plan(PoolMemoEntry* memo, const Pool& p, double decode_seqs) {
+  return memo ? memo->plan(p, decode_seqs) : plan_memory(p, decode_seqs);
+}
+
 const ParamBreakdown& PoolMemo::params(const ModelArch& m) {
   if (!params_) params_ = count_params(m);
   return *params_;

@@ -1,13 +1,14 @@
-// Per-pool work a configuration search's evaluations share (issue 11): the step constants and the
-// decode curve of each distinct pool, and its full-budget prefill pass. A search evaluates thousands
-// of scenarios that differ only in its knobs, and most of them repeat a pool another one had (every
-// decode-batch cap of a decode layout, every decode layout beside one prefill layout).
+// Per-pool work a configuration search's evaluations share (issue 11): each distinct pool's step
+// constants, decode curve (and the step times probed on it), memory plans and full-budget prefill
+// pass, and the model's parameter counts. A search evaluates thousands of scenarios that differ only
+// in its knobs, and most of them repeat a pool another one had (every decode-batch cap of a decode
+// layout, every decode layout beside one prefill layout).
 #pragma once
 #include <array>
 #include <cstddef>
+#include <map>
 #include <memory>
 #include <optional>
-#include <map>
 #include <utility>
 
 #include "slo/memory_plan.hpp"
@@ -50,7 +51,6 @@ struct PoolMemoEntry {
 class PoolMemo {
  public:
   PoolMemoEntry& at(const Pool& p);
-  MemoryPlan plan(const Pool& p, double decode_seqs) { return at(p).plan(p, decode_seqs); }
   // The model's parameter counts (one model per search).
   const ParamBreakdown& params(const ModelArch& m);
 
@@ -62,5 +62,10 @@ class PoolMemo {
   Key last_key_[2];
   std::optional<ParamBreakdown> params_;
 };
+
+// The decode curve and the memory plan of pool `p`, from its memo entry when there is one (null:
+// computed): the same numbers either way.
+std::shared_ptr<const DecodeCurve> memo_curve(PoolMemoEntry* memo, const Pool& p, const StepConsts& k, double context, double scale);
+MemoryPlan memo_plan(PoolMemoEntry* memo, const Pool& p, double decode_seqs);
 
 }  // namespace slo
