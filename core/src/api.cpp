@@ -122,7 +122,7 @@ std::string catalog(const std::string& lang) {
       gpus.push_back(json{{"id", g.id}, {"name", g.name}, {"memory_gb", g.memory_bytes / 1e9}, {"hbm_tb_s", g.hbm_bytes_s / 1e12},
                           {"bf16_tflops", g.bf16_flops / 1e12}, {"fp8_tflops", g.fp8_flops / 1e12}, {"int8_tops", g.int8_ops / 1e12},
                           {"fp4_tflops", g.fp4_flops / 1e12}, {"nvlink_gb_s", g.nvlink_bytes_s / 1e9}, {"nic_gb_s", g.nic_bytes_s / 1e9},
-                          {"nvlink_domain", g.nvlink_domain}, {"peer_link", g.pcie_peers ? "pcie" : "nvlink"},
+                          {"nvlink_domain", g.nvlink_domain}, {"peer_link", g.pcie_peers ? "pcie" : "nvlink"}, {"memory_kind", g.gddr ? "GDDR6" : "HBM"},
                           {"calibrated_figures", g.calibrated_figures}});
     return json{{"ok", true}, {"scenario_version", kScenarioVersion}, {"version", SLO_VERSION}, {"models", models}, {"gpus", gpus},
                 {"scenario_presets", scenario_presets()}};

@@ -78,6 +78,7 @@ const std::vector<Gpu>& gpu_presets() {
       // (host_link_gb_s: this GPU's share of the CPU's memory bandwidth). Source: gpus.json notes.
       x.host_bytes_s = g.value("host_link_gb_s", g.value("pcie_gb_s", 32.0)) * 1e9;
       x.pcie_peers = g.value("peer_link", std::string("nvlink")) == "pcie";
+      x.gddr = g.value("memory_kind", std::string("HBM")) == "GDDR6";
       x.hbm_bytes_s = g.at("hbm_tb_s").get<double>() * 1e12;
       x.bf16_flops = g.at("bf16_tflops").get<double>() * 1e12;
       x.fp8_flops = g.value("fp8_tflops", 0.0) * 1e12;

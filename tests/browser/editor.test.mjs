@@ -104,6 +104,9 @@ run('model and GPU preset switch updates the scenario and the report', async () 
   await H.nextEval(page, () => page.selectOption('#f-hardware-gpu', 'h100-pcie-80g'));
   assert.match(await page.textContent('#gpu-summary'), /PCIe peers 64 GB\/s/);
   assert.doesNotMatch(await page.textContent('#gpu-summary'), /NVLink/);
+  // A GDDR6 card (L4) names its memory so.
+  await H.nextEval(page, () => page.selectOption('#f-hardware-gpu', 'l4'));
+  assert.match(await page.textContent('#gpu-summary'), /^24 GB · 0\.3 TB\/s GDDR6 · BF16 121 TFLOPS/);
   await H.nextEval(page, () => page.selectOption('#f-hardware-gpu', 'h200-141g'));
   const minimal = await page.evaluate(() => window.SloEstimator.minimal());
   assert.deepEqual(minimal.model, { preset: 'Qwen/Qwen3-235B-A22B' });

@@ -54,6 +54,7 @@ struct Gpu {
   double host_bytes_s = 32e9; // host memory to this GPU per direction: its PCIe link, or NVLink-C2C on Grace systems
   int nvlink_domain = 8;      // GPUs that share one NVLink domain (a "node")
   bool pcie_peers = false;    // no NVLink: peers talk over PCIe (gpus.json "peer_link": "pcie"; L20, L40S)
+  bool gddr = false;          // board memory is GDDR6 (gpus.json "memory_kind"; L20, L40S, L4), not HBM: the page names it
   int sms = 132;              // streaming multiprocessors
   Efficiency eff;
   // Published figures its family's factors were fitted on (gpus.json "fitted_on": the ids, or their

@@ -151,7 +151,7 @@ export function gpuSummary(g) {
   const num = (v) => String(Number(v.toFixed(v < 10 ? 3 : 1)));
   const add = (v, u, pre) => { if (typeof v === 'number' && Number.isFinite(v) && v > 0) parts.push((pre ? pre + ' ' : '') + num(v) + ' ' + u); };
   add(g.memory_gb, 'GB');
-  add(g.hbm_tb_s, 'TB/s HBM');
+  add(g.hbm_tb_s, 'TB/s ' + (g.memory_kind === 'GDDR6' ? 'GDDR6' : 'HBM'));
   add(g.bf16_tflops, 'TFLOPS', 'BF16');
   add(g.fp8_tflops, 'TFLOPS', 'FP8');
   add(g.int8_tops, 'TOPS', 'INT8');
