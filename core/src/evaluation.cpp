@@ -385,16 +385,10 @@ bool evaluate_capacity(Evaluation& ev, const EvalOptions& o) {
   };
   // TPOT of the decode pool at an integer batch: the step time does not depend on the prefill share,
   // so the capacity search (40 shares x a search on the batch, mostly the same batches) takes each
-  // batch's step from the decode curve once and keeps it here, direct-mapped by the batch's low bits
-  // (a collision only recomputes).
-  struct Slot { double batch = -1, total = 0; };
-  std::array<Slot, 256> step_total{};
+  // batch's step from the decode curve once.
+  CurveTotals<256> step_totals;
   const double tokens_step = pool_tokens_per_step(dec);
-  auto dec_step_total = [&](double b) {
-    Slot& slot = step_total[static_cast<std::size_t>(static_cast<long long>(b)) & 255u];
-    if (slot.batch != b) slot = Slot{b, ev.decode_curve->total(std::max(1.0, b / dec.pool.cfg.pp))};
-    return slot.total;
-  };
+  auto dec_step_total = [&](double b) { return step_totals.at(*ev.decode_curve, std::max(1.0, b / dec.pool.cfg.pp)); };
   auto tpot_of = [&](double b, double share) { return tpot_of_step(dec_step_total(b), tokens_step, share); };
   // Largest decode batch with TPOT <= limit (given the prefill share), bounded by KV and the cap.
   // `known_ok` / `known_bad`: batches already known to meet / miss the limit at this share (from

@@ -25,12 +25,6 @@ MemoryPlan PoolMemoEntry::plan(const Pool& p, double decode_seqs) {
   return m;
 }
 
-double PoolMemoEntry::curve_total(double seqs) {
-  Total& t = totals_[static_cast<std::size_t>(static_cast<long long>(seqs)) & 63u];
-  if (t.seqs != seqs) t = Total{seqs, curve->total(seqs)};
-  return t.total;
-}
-
 PoolMemoEntry& PoolMemo::at(const Pool& p) {
   const PoolConfig& c = p.cfg;
   const Key key{{static_cast<int>(p.phase), c.gpus, c.attention_tp, c.ep, c.pp, c.redundant_experts, c.replicas,

@@ -23,9 +23,9 @@ struct PoolMemoEntry {
   std::shared_ptr<const StepConsts> consts;
   double curve_context = 0, curve_scale = 0;
   std::shared_ptr<const DecodeCurve> curve;  // null until a decode evaluation asks for it
-  // curve->total(seqs), the last batches kept (direct-mapped by the batch's low bits).
-  double curve_total(double seqs);
-  void reset_totals() { totals_ = {}; }
+  // curve->total(seqs), the last batches kept.
+  double curve_total(double seqs) { return totals_.at(*curve, seqs); }
+  void reset_totals() { totals_.clear(); }
   bool has_prefill = false;
   double prefill_in_mean = 0, prefill_in_max = 0, prefill_scale = 0;
   StepParts prefill;
@@ -39,10 +39,7 @@ struct PoolMemoEntry {
   };
   Plan plans_[4];
   int plan_count_ = 0, plan_next_ = 0;
-  struct Total {
-    double seqs = -1, total = 0;
-  };
-  std::array<Total, 64> totals_{};
+  CurveTotals<64> totals_;
 };
 
 // Keyed by what a search varies in a pool: its phase and layout, the KV-cache precision, the MTP

@@ -2,6 +2,8 @@
 // attention core, elementwise traffic, EP dispatch/combine (NVLink/RDMA), TP all-reduce, PP sends,
 // two-batch overlap, per-step overhead; decode steps with MTP drafts and verification.
 #pragma once
+#include <array>
+#include <cstddef>
 #include <string>
 
 #include "slo/memory_plan.hpp"
@@ -106,6 +108,27 @@ class DecodeCurve {
   double time_scale_ = 1, tbo_overlap_ = 0, top_k_ = 0, reach_log_ = 0, offload_s_ = 0;
   int draft_tokens_ = 0, pp_ = 1;
   Pass passes_[2];  // the main pass, the MTP draft pass
+};
+
+// A curve's total(seqs) for the sequence counts probed last, direct-mapped by the count's low bits (a
+// collision only recomputes): the capacity and bound searches probe the same batches many times.
+template <std::size_t N>
+class CurveTotals {
+  static_assert((N & (N - 1)) == 0, "a power of two");
+
+ public:
+  double at(const DecodeCurve& curve, double seqs) {
+    Slot& s = slots_[static_cast<std::size_t>(static_cast<long long>(seqs)) & (N - 1)];
+    if (s.seqs != seqs) s = Slot{seqs, curve.total(seqs)};
+    return s.total;
+  }
+  void clear() { slots_ = {}; }
+
+ private:
+  struct Slot {
+    double seqs = -1, total = 0;
+  };
+  std::array<Slot, N> slots_{};
 };
 
 // One prefill forward pass: `tokens` new tokens per DP group from `seqs` sequences, with causal
