@@ -132,7 +132,10 @@ DecodeBound decode_bound(const Evaluation& ev, PoolMemo& memo) {
   double b_tpot = hi_kv;
   if (limit > 0 && tpot(hi_kv) > limit) {
     if (tpot(1) > limit) return b;
-    b_tpot = largest_batch_within(tpot, 1, hi_kv, limit);
+    // Candidates differing in their batch cap share the answer (pool_memo.hpp).
+    const bool known = entry.within_curve == entry.curve.get() && entry.within_limit == limit && entry.within_batch < hi_kv;
+    b_tpot = known ? entry.within_batch : largest_batch_within(tpot, 1, hi_kv, limit);
+    entry.within_curve = entry.curve.get(), entry.within_limit = limit, entry.within_batch = b_tpot;
   }
   b.feasible = true;
   b.x = 1.0 / tpot(std::max(1.0, std::min(lo_kv, b_tpot)));
@@ -217,11 +220,6 @@ struct Search {
     ++res.evaluated;
     return evaluate_scenario(c, e);
   }
-  // A candidate's own scenario goes into its evaluation and comes back out of it: no copies.
-  Evaluation eval(Scenario&& c, const EvalOptions& e) {
-    ++res.evaluated;
-    return evaluate_scenario(std::move(c), e);
-  }
 
   // What a candidate changes in the base scenario (plain values: no strings to copy).
   struct Knobs {
@@ -246,17 +244,15 @@ struct Search {
     d.mtp.draft_tokens = k.draft;
     d.max_decode_batch_per_gpu = k.cap;
   }
-  // One scenario, a copy of the base made once, lent to each candidate's evaluation with its knobs
-  // set and taken back after `use` has read the evaluation (evaluation does not change its
-  // scenario): no Scenario copy, and so no allocation, per candidate (issue 11).
-  Scenario scratch;
+  // One evaluation whose scenario, a copy of the base made once, takes each candidate's knobs and is
+  // evaluated again in place (reevaluate): no Scenario copy or move per candidate (issue 11).
+  Evaluation work;
   template <class F>
   auto with_knobs(const Knobs& k, const EvalOptions& e, F&& use) {
-    apply(scratch, k);
-    Evaluation ev = eval(std::move(scratch), e);
-    auto result = use(static_cast<const Evaluation&>(ev));
-    scratch = std::move(ev.s);
-    return result;
+    apply(work.s, k);
+    ++res.evaluated;
+    reevaluate(work, e);
+    return use(static_cast<const Evaluation&>(work));
   }
 
   struct Cand {
@@ -416,7 +412,7 @@ struct Search {
 
   void run() {
     const Scenario base = base_scenario(sp);
-    scratch = base;
+    work.s = base;
     const int gpn = base.gpus_per_node;
     // Disaggregated first: its evaluations are cheap, and its points prune the colocated ones.
     if (sp.o.disaggregated) {

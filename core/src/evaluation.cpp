@@ -24,7 +24,7 @@ std::vector<PoolEval> make_pools(const Scenario& s, const Deployment& d, const P
     pe.pool.gpus_per_node = gpn;
     pe.pool.phase = ph;
     pe.pool.with_mtp = d.mtp.draft_tokens > 0;
-    out.push_back(pe);
+    out.push_back(std::move(pe));
   };
   if (d.disaggregated) {
     add("prefill", d.prefill, Phase::Prefill);
@@ -199,7 +199,7 @@ void Evaluation::rebind() {
   }
 }
 
-double EvaluationData::decode_tpot(double in_flight, double share, PoolMemoEntry* memo) const {
+double EvaluationFigures::decode_tpot(double in_flight, double share, PoolMemoEntry* memo) const {
   const PoolEval& dec = decode_pool();
   const double seqs = std::max(1.0, in_flight / dec.pool.cfg.pp);
   const double total = !decode_curve ? 0.0 : memo && memo->curve == decode_curve ? memo->curve_total(seqs) : decode_curve->total(seqs);
@@ -257,6 +257,11 @@ Evaluation evaluate_scenario(Scenario&& scenario, const EvalOptions& o) {
   ev.s = std::move(scenario);
   if (evaluate_capacity(ev, o)) evaluate_at_load(ev, o);
   return ev;
+}
+
+void reevaluate(Evaluation& ev, const EvalOptions& o) {
+  static_cast<EvaluationFigures&>(ev) = EvaluationFigures{};
+  if (evaluate_capacity(ev, o)) evaluate_at_load(ev, o);
 }
 
 Evaluation evaluate_at_rate(const Evaluation& base, double arrival_qpm, const EvalOptions& o) {

@@ -175,7 +175,9 @@ double memory_fraction_of(const Pool& pool) {
   return d.engine.auto_memory_fraction(in);
 }
 
-MemoryPlan plan_memory(const Pool& pool, double decode_seqs) {
+MemoryPlan plan_memory(const Pool& pool, double decode_seqs) { return plan_memory(pool, decode_seqs, weights_per_gpu(pool)); }
+
+MemoryPlan plan_memory(const Pool& pool, double decode_seqs, const WeightBytes& weights) {
   const ModelArch& m = *pool.model;
   const Deployment& d = *pool.deployment;
   MemoryPlan mp;
@@ -184,7 +186,7 @@ MemoryPlan plan_memory(const Pool& pool, double decode_seqs) {
   mp.fraction = memory_fraction_of(pool);
   mp.fraction_auto = !(d.memory_fraction > 0);
   mp.usable = mp.hbm * mp.fraction;  // what the engine's memory flag grants (see kv_budget)
-  mp.weights = weights_per_gpu(pool);
+  mp.weights = weights;
   mp.dp = pool.cfg.dp_attention();  // every instance's DP groups
   mp.pool_gpus = pool.cfg.gpus;
   // Bytes per token at short context (every layer holds it; sliding windows only cap long contexts).

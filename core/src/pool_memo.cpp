@@ -18,7 +18,8 @@ MemoryPlan PoolMemoEntry::plan(const Pool& p, double decode_seqs) {
       m.pool = &p;
       return m;
     }
-  const MemoryPlan m = plan_memory(p, decode_seqs);
+  if (!weights_) weights_ = weights_per_gpu(p);
+  const MemoryPlan m = plan_memory(p, decode_seqs, *weights_);
   plans_[plan_next_] = Plan{decode_seqs, m};
   plan_next_ = (plan_next_ + 1) % 4;
   plan_count_ = std::max(plan_count_, plan_next_ == 0 ? 4 : plan_next_);

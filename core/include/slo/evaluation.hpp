@@ -52,8 +52,9 @@ struct DecodePoint {
   std::string limit;      // what stops a larger batch: "tpot" | "kv" | "cap" | "load"
 };
 
-struct EvaluationData {
-  Scenario s;
+// What an evaluation computes from its scenario: every figure and none of the scenario, so that
+// reevaluate() resets it as a whole.
+struct EvaluationFigures {
   ParamBreakdown params;
   std::vector<PoolEval> pools;  // [colocated] or [prefill, decode]
   double time_scale = 1.0;      // calibration multiplier on every time (1 = preset factors)
@@ -104,6 +105,11 @@ struct EvaluationData {
   // Colocated pools: share of one prefill pass spent on the rank that owns the tokens (attention,
   // dense layers, shared experts), as opposed to the routed experts every EP rank shares.
   double prefill_local_fraction = 0;
+};
+
+// An evaluation: its scenario and what was computed from it.
+struct EvaluationData : EvaluationFigures {
+  Scenario s;
   // Colocated pools at `lambda` requests/s: the prefill work per GPU (fraction of GPU time), and the
   // share of GPU time lost to it once DP-attention ranks waiting for another rank's prefill chunk at
   // every MoE layer are counted (equal to the work for one DP group or a dense model).
@@ -148,6 +154,10 @@ struct EvalOptions {
 Evaluation evaluate_scenario(const Scenario& s, const EvalOptions& o = {});
 // The same, taking the scenario over (no copy: the search's candidates, issue 11).
 Evaluation evaluate_scenario(Scenario&& s, const EvalOptions& o = {});
+// Evaluates `ev.s` again, in place: every figure recomputed from the scenario as it now is, equal to
+// evaluate_scenario(ev.s, o). A search's candidates set their knobs on one scenario and evaluate it
+// there: no Scenario copy or move per candidate (issue 11).
+void reevaluate(Evaluation& ev, const EvalOptions& o = {});
 // The same deployment at another arrival rate: `base`'s capacity kept (it does not depend on the
 // load), the load's figures (decode point, TTFT, load kind) recomputed. Equal to evaluating the
 // scenario with workload.arrival_qpm = arrival_qpm.

@@ -94,6 +94,8 @@ struct MemoryPlan {
 // `decode_seqs` sequences per DP group (sizes the decode reserves); the prefill chunk comes from
 // the deployment.
 MemoryPlan plan_memory(const Pool& pool, double decode_seqs);
+// The same with the pool's weights_per_gpu() already known (a search's pool memo).
+MemoryPlan plan_memory(const Pool& pool, double decode_seqs, const WeightBytes& weights);
 
 // Default decode batch (sequences per DP group) the reserves are sized for before the operating
 // point is known: SGLang's CUDA-graph capture limit.

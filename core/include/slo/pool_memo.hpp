@@ -29,6 +29,10 @@ struct PoolMemoEntry {
   bool has_prefill = false;
   double prefill_in_mean = 0, prefill_in_max = 0, prefill_scale = 0;
   StepParts prefill;
+  // The largest decode batch whose TPOT on `curve` is within `within_limit` (a search's bound): the
+  // same for every batch cap above it, as TPOT rises with the batch. Valid for that curve and limit.
+  const DecodeCurve* within_curve = nullptr;
+  double within_limit = 0, within_batch = 0;
   // plan_memory(p, decode_seqs) for pool `p` (this entry's), its last few batches kept.
   MemoryPlan plan(const Pool& p, double decode_seqs);
 
@@ -39,6 +43,7 @@ struct PoolMemoEntry {
   };
   Plan plans_[4];
   int plan_count_ = 0, plan_next_ = 0;
+  std::optional<WeightBytes> weights_;  // weights_per_gpu(p): the same at every batch
   CurveTotals<64> totals_;
 };
 
