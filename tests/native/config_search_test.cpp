@@ -189,7 +189,10 @@ TEST(ConfigSearch, ApiGivesTheScenariosOwnPointLabelsAndProgress) {
 // over the default scenario's space on 16 GPUs (MLA, MTP drafts, both modes; every 97th candidate, with 0-3
 // drafts) and over the small one's (every 13th), one memo per space (a memo serves one base scenario), then the
 // same candidates at another workload (the memo's curves and prefill passes must notice the new
-// context and input lengths). Exact equality.
+// context and input lengths). Each memoized evaluation is, as in the search, one Evaluation
+// re-evaluated in place (reevaluate) after the previous candidate's, every other one without the
+// capacity search (the search's bound evaluations): nothing of the previous candidate may remain.
+// Exact equality.
 void expect_same_capacity(const Evaluation& a, const Evaluation& b) {
   ASSERT_EQ(a.pools.size(), b.pools.size());
   for (std::size_t i = 0; i < a.pools.size(); ++i) {
@@ -205,6 +208,7 @@ void expect_same_capacity(const Evaluation& a, const Evaluation& b) {
   EXPECT_EQ(a.tpot_feasible, b.tpot_feasible);
   EXPECT_EQ(a.sessions_target_ctx, b.sessions_target_ctx);
   EXPECT_EQ(a.decode_tpot(7, 0.1), b.decode_tpot(7, 0.1));
+  EXPECT_EQ(a.load.output_tps, b.load.output_tps);
 }
 
 TEST(ConfigSearch, APoolMemoGivesEveryCandidateTheNumbersAFreshEvaluationGives) {
@@ -222,10 +226,15 @@ TEST(ConfigSearch, APoolMemoGivesEveryCandidateTheNumbersAFreshEvaluationGives) 
     EvalOptions fresh, memoized;
     fresh.ttft = memoized.ttft = false;
     memoized.memo = &memo;
+    Evaluation work;
     for (int round = 0; round < 2; ++round) {
-      for (Scenario& c : cands) {
+      for (std::size_t i = 0; i < cands.size(); ++i) {
+        Scenario& c = cands[i];
         if (round == 1) c.workload.input_tokens += 1000, c.workload.input_tokens_max += 1000, c.workload.output_tokens += 100;
-        expect_same_capacity(evaluate_scenario(c, memoized), evaluate_scenario(c, fresh));
+        fresh.capacity = memoized.capacity = i % 2 == 0;
+        work.s = c;
+        reevaluate(work, memoized);
+        expect_same_capacity(work, evaluate_scenario(c, fresh));
         if (HasFailure()) return;
       }
     }
