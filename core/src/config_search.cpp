@@ -130,12 +130,16 @@ DecodeBound decode_bound(const Evaluation& ev, PoolMemo& memo) {
   const double limit = s.slo.tpot_ms > 0 ? s.slo.tpot_ms * 1e-3 : 0;
   auto tpot = [&](double n) { return ev.decode_tpot(n, 0, &entry); };  // decode_at(pe, n, ctx, 0, scale).tpot_s from the curve
   double b_tpot = hi_kv;
-  if (limit > 0 && tpot(hi_kv) > limit) {
-    if (tpot(1) > limit) return b;
-    // Candidates differing in their batch cap share the answer (pool_memo.hpp).
-    const bool known = entry.within_curve == entry.curve.get() && entry.within_limit == limit && entry.within_batch < hi_kv;
-    b_tpot = known ? entry.within_batch : largest_batch_within(tpot, 1, hi_kv, limit);
+  // Candidates differing in their batch cap share the largest batch within the limit (pool_memo.hpp):
+  // TPOT rises with the batch, so a cap at or below it meets the limit and one above it does not.
+  const bool known = limit > 0 && entry.within_curve == entry.curve.get() && entry.within_limit == limit;
+  if (known) {
+    if (entry.within_batch < 1) return b;
+    b_tpot = std::min(hi_kv, entry.within_batch);
+  } else if (limit > 0 && tpot(hi_kv) > limit) {
+    b_tpot = tpot(1) > limit ? 0.0 : largest_batch_within(tpot, 1, hi_kv, limit);
     entry.within_curve = entry.curve.get(), entry.within_limit = limit, entry.within_batch = b_tpot;
+    if (b_tpot < 1) return b;
   }
   b.feasible = true;
   b.x = 1.0 / tpot(std::max(1.0, std::min(lo_kv, b_tpot)));

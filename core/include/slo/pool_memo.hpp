@@ -29,8 +29,9 @@ struct PoolMemoEntry {
   bool has_prefill = false;
   double prefill_in_mean = 0, prefill_in_max = 0, prefill_scale = 0;
   StepParts prefill;
-  // The largest decode batch whose TPOT on `curve` is within `within_limit` (a search's bound): the
-  // same for every batch cap above it, as TPOT rises with the batch. Valid for that curve and limit.
+  // The largest decode batch whose TPOT on `curve` is within `within_limit` (0: not even one), once a
+  // search's bound has found it: the same for every batch cap above it, as TPOT rises with the batch.
+  // Valid for that curve and limit.
   const DecodeCurve* within_curve = nullptr;
   double within_limit = 0, within_batch = 0;
   // plan_memory(p, decode_seqs) for pool `p` (this entry's), its last few batches kept.
