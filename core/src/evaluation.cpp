@@ -15,17 +15,16 @@
 
 namespace slo {
 
-std::vector<PoolEval> make_pools(const Scenario& s, const Deployment& d, const Precision& p, const Gpu& g, int gpn) {
-  std::vector<PoolEval> out;
+void make_pools(std::vector<PoolEval>& out, const Deployment& d, int gpn) {
+  out.clear();
   out.reserve(2);
   auto add = [&](const char* role, const PoolConfig& cfg, Phase ph) {
-    PoolEval pe;
+    PoolEval& pe = out.emplace_back();
     pe.role = role;
     pe.pool.cfg = cfg;
     pe.pool.gpus_per_node = gpn;
     pe.pool.phase = ph;
     pe.pool.with_mtp = d.mtp.draft_tokens > 0;
-    out.push_back(std::move(pe));
   };
   if (d.disaggregated) {
     add("prefill", d.prefill, Phase::Prefill);
@@ -33,10 +32,6 @@ std::vector<PoolEval> make_pools(const Scenario& s, const Deployment& d, const P
   } else {
     add("colocated", d.colocated, Phase::Colocated);
   }
-  (void)s;
-  (void)p;
-  (void)g;
-  return out;
 }
 
 namespace {
@@ -261,7 +256,9 @@ Evaluation evaluate_scenario(Scenario&& scenario, const EvalOptions& o) {
 }
 
 void reevaluate(Evaluation& ev, const EvalOptions& o) {
+  std::vector<PoolEval> pools = std::move(ev.pools);  // its buffer is kept for the new pools
   static_cast<EvaluationFigures&>(ev) = EvaluationFigures{};
+  ev.pools = std::move(pools);
   if (evaluate_capacity(ev, o)) evaluate_at_load(ev, o);
 }
 
@@ -341,7 +338,7 @@ bool evaluate_capacity(Evaluation& ev, const EvalOptions& o) {
   const Scenario& s = ev.s;
   ev.time_scale = o.time_scale;
   ev.params = o.memo ? o.memo->params(s.model) : count_params(s.model);
-  ev.pools = make_pools(s, s.deployment, s.precision, s.gpu, s.gpus_per_node);
+  make_pools(ev.pools, s.deployment, s.gpus_per_node);
   PoolMemoEntry* memo[2] = {nullptr, nullptr};  // the search's entry of each pool (none outside a search)
   for (std::size_t i = 0; i < ev.pools.size(); ++i) {
     PoolEval& pe = ev.pools[i];

@@ -139,8 +139,8 @@ struct Evaluation : EvaluationData {
   void rebind();
 };
 
-// Builds the pools of a scenario's deployment.
-std::vector<PoolEval> make_pools(const Scenario& s, const Deployment& d, const Precision& p, const Gpu& g, int gpus_per_node);
+// Builds the pools of a deployment into `out` (its contents replaced, its buffer reused).
+void make_pools(std::vector<PoolEval>& out, const Deployment& d, int gpus_per_node);
 
 class PoolMemo;  // pool_memo.hpp
 struct EvalOptions {
