@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <array>
 #include <map>
-#include <memory>
 #include <tuple>
 #include <cmath>
 
@@ -389,14 +388,9 @@ bool evaluate_capacity(Evaluation& ev, const EvalOptions& o) {
   // TPOT of the decode pool at an integer batch: the step time does not depend on the prefill share,
   // so the capacity search (40 shares x a search on the batch, mostly the same batches) takes each
   // batch's step from the decode curve once.
-  // (Made on first use: a search's bound evaluations return before any, and its 4 KB are not cleared
-  // for them, as an empty std::optional's storage would be.)
-  std::unique_ptr<CurveTotals<256>> step_totals;
+  CurveTotals<256> step_totals;
   const double tokens_step = pool_tokens_per_step(dec);
-  auto dec_step_total = [&](double b) {
-    if (!step_totals) step_totals = std::make_unique<CurveTotals<256>>();
-    return step_totals->at(*ev.decode_curve, std::max(1.0, b / dec.pool.cfg.pp));
-  };
+  auto dec_step_total = [&](double b) { return step_totals.at(*ev.decode_curve, std::max(1.0, b / dec.pool.cfg.pp)); };
   auto tpot_of = [&](double b, double share) { return tpot_of_step(dec_step_total(b), tokens_step, share); };
   // Largest decode batch with TPOT <= limit (given the prefill share), bounded by KV and the cap.
   // `known_ok` / `known_bad`: batches already known to meet / miss the limit at this share (from

@@ -3,6 +3,7 @@
 // two-batch overlap, per-step overhead; decode steps with MTP drafts and verification.
 #pragma once
 #include <array>
+#include <cstdint>
 #include <cstddef>
 #include <string>
 
@@ -112,23 +113,28 @@ class DecodeCurve {
 
 // A curve's total(seqs) for the sequence counts probed last, direct-mapped by the count's low bits (a
 // collision only recomputes): the capacity and bound searches probe the same batches many times.
+// A slot is read only once its bit in `filled_` is set: making or clearing the cache touches N / 8
+// bytes, not the slots' 16 N (an evaluation makes one and may never probe it).
 template <std::size_t N>
 class CurveTotals {
-  static_assert((N & (N - 1)) == 0, "a power of two");
+  static_assert((N & (N - 1)) == 0 && N >= 64, "a power of two, at least 64");
 
  public:
   double at(const DecodeCurve& curve, double seqs) {
-    Slot& s = slots_[static_cast<std::size_t>(static_cast<long long>(seqs)) & (N - 1)];
-    if (s.seqs != seqs) s = Slot{seqs, curve.total(seqs)};
+    const std::size_t i = static_cast<std::size_t>(static_cast<long long>(seqs)) & (N - 1);
+    const std::uint64_t bit = std::uint64_t{1} << (i & 63);
+    Slot& s = slots_[i];
+    if (!(filled_[i >> 6] & bit) || s.seqs != seqs) s = Slot{seqs, curve.total(seqs)}, filled_[i >> 6] |= bit;
     return s.total;
   }
-  void clear() { slots_ = {}; }
+  void clear() { filled_ = {}; }
 
  private:
   struct Slot {
-    double seqs = -1, total = 0;
+    double seqs, total;
   };
-  std::array<Slot, N> slots_{};
+  std::array<std::uint64_t, N / 64> filled_{};
+  std::array<Slot, N> slots_;  // left unset until filled
 };
 
 // One prefill forward pass: `tokens` new tokens per DP group from `seqs` sequences, with causal
