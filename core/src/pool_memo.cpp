@@ -46,6 +46,7 @@ std::shared_ptr<const DecodeCurve> memo_curve(PoolMemoEntry* memo, const Pool& p
   if (memo) {
     memo->curve = curve, memo->curve_context = context, memo->curve_scale = scale;
     memo->reset_totals();
+    memo->within_curve = nullptr;  // a new curve may reuse the old one's address
   }
   return curve;
 }

@@ -120,6 +120,9 @@ class CurveTotals {
   static_assert((N & (N - 1)) == 0 && N >= 64, "a power of two, at least 64");
 
  public:
+  CurveTotals() = default;
+  CurveTotals(const CurveTotals&) = delete;  // its unfilled slots are never read, nor copied
+  CurveTotals& operator=(const CurveTotals&) = delete;
   double at(const DecodeCurve& curve, double seqs) {
     const std::size_t i = static_cast<std::size_t>(static_cast<long long>(seqs)) & (N - 1);
     const std::uint64_t bit = std::uint64_t{1} << (i & 63);
