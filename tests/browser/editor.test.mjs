@@ -104,10 +104,14 @@ run('model and GPU preset switch updates the scenario and the report', async () 
   await H.nextEval(page, () => page.selectOption('#f-hardware-gpu', 'h100-pcie-80g'));
   assert.match(await page.textContent('#gpu-summary'), /PCIe peers 64 GB\/s/);
   assert.doesNotMatch(await page.textContent('#gpu-summary'), /NVLink/);
+  // ... and so does the peer-link override's label (it sets the PCIe link there), back to NVLink after.
+  const linkLabel = () => page.textContent('label[for="f-hardware-nvlink_gb_s"]');
+  assert.equal(await linkLabel(), 'GPU-to-GPU (PCIe) bandwidth override');
   // A GDDR6 card (L4) names its memory so.
   await H.nextEval(page, () => page.selectOption('#f-hardware-gpu', 'l4'));
   assert.match(await page.textContent('#gpu-summary'), /^24 GB · 0\.3 TB\/s GDDR6 · BF16 121 TFLOPS/);
   await H.nextEval(page, () => page.selectOption('#f-hardware-gpu', 'h200-141g'));
+  assert.equal(await linkLabel(), 'NVLink bandwidth override');
   const minimal = await page.evaluate(() => window.SloEstimator.minimal());
   assert.deepEqual(minimal.model, { preset: 'Qwen/Qwen3-235B-A22B' });
   const after = await page.evaluate(() => JSON.stringify(window.SloEstimator.report()));

@@ -152,7 +152,8 @@ const GROUPS_DEF = [
     { path: 'hardware.nodes', type: 'int', label: L('Nodes', '节点数'), unit: U.nodes, cluster: true },
     { path: 'hardware.gpus_per_node', type: 'int', label: L('GPUs per node', '每节点 GPU 数'), unit: U.gpn, cluster: true },
     { widget: 'cluster-size' },
-    { path: 'hardware.nvlink_gb_s', type: 'number', nullable: true, nullText: 'preset', gpuDefault: 'nvlink_gb_s', label: L('NVLink bandwidth override', 'NVLink 带宽（覆盖）'), unit: U.gbs },
+    { path: 'hardware.nvlink_gb_s', type: 'number', nullable: true, nullText: 'preset', gpuDefault: 'nvlink_gb_s', label: L('NVLink bandwidth override', 'NVLink 带宽（覆盖）'),
+      labelPcie: L('GPU-to-GPU (PCIe) bandwidth override', 'GPU 间（PCIe）带宽（覆盖）'), unit: U.gbs },
     { path: 'hardware.nic_gb_s', type: 'number', nullable: true, nullText: 'preset', gpuDefault: 'nic_gb_s', label: L('NIC bandwidth per GPU override', '每卡网卡带宽（覆盖）'), unit: U.gbs },
     { path: 'hardware.gpu_hour_usd', type: 'number', nullable: true, nullText: 'none', label: L('Price per GPU-hour (optional: gives the cost per million tokens)', '每卡每小时价格（可选：给出每百万 tokens 成本）'), unit: U.usdh },
     { group: 'custom_gpu', path: 'hardware.custom_gpu', when: (d) => get(d, 'hardware.gpu') === 'custom', title: L('Custom GPU', '自定义 GPU'), fields: [

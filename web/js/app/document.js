@@ -1,8 +1,8 @@
 // Inputs <-> the scenario document: parsing typed text, the fields the user set (sent to the core),
 // adopting what the core derived, and replacing the document.
 import { SearchPanel } from '../search-panel.js';
-import { $, bindings, clone, F, state } from './state.js';
-import { fid, placeholderFor } from './editor.js';
+import { $, bindings, clone, F, state, tl } from './state.js';
+import { fid, labelFor, placeholderFor } from './editor.js';
 import { schedule } from './evaluate.js';
 
 // ---------------------------------------------------------------- input <-> document
@@ -75,6 +75,7 @@ export function syncInputs(exceptFocused) {
       b.el.value = formatValue(f, v);
     }
     if (f.gpuDefault) b.el.placeholder = placeholderFor(f) || '';
+    if (f.labelPcie && b.label) b.label.textContent = tl(labelFor(f));
   }
   applyWhen();
 }

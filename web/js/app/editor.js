@@ -67,7 +67,7 @@ function buildField(f) {
   }
   if (f.widget) return buildWidget(f);
   const id = fid(f.path);
-  const label = h('label', { for: id, text: tl(f.label) });
+  const label = h('label', { for: id, text: tl(labelFor(f)) });
   let input;
   if (f.type === 'select' || f.type === 'gpu') {
     const opts = f.type === 'gpu' ? gpuOptions(false) : f.options.map((o) => ({ value: String(o), label: f.optionLabels && f.optionLabels[o] ? tl(f.optionLabels[o]) : String(o) }));
@@ -114,8 +114,14 @@ function buildField(f) {
   const wrap = h('div', { class: 'field' + (wide ? ' wide' : ''), 'data-path': f.path }, label, h('div', { class: 'control' }, input, unit), errorEl(f.path));
   wrap._when = f.when;
   fieldWraps.set(f.path, wrap);
-  bindings.push({ path: f.path, el: input, field: f });
+  bindings.push({ path: f.path, el: input, field: f, label });
   return wrap;
+}
+
+// A field whose meaning follows the GPU: the peer-link override is PCIe on GPUs without NVLink.
+export function labelFor(f) {
+  const g = f.labelPcie ? currentGpu() : null;
+  return g && g.peer_link === 'pcie' ? f.labelPcie : f.label;
 }
 
 export function placeholderFor(f) {
