@@ -21,15 +21,17 @@ MemoryPlan PoolMemoEntry::plan(const Pool& p, double decode_seqs) {
   if (!weights_) weights_ = weights_per_gpu(p);
   const MemoryPlan m = plan_memory(p, decode_seqs, *weights_);
   plans_[plan_next_] = Plan{decode_seqs, m};
-  plan_next_ = (plan_next_ + 1) % 4;
-  plan_count_ = std::max(plan_count_, plan_next_ == 0 ? 4 : plan_next_);
+  plan_next_ = (plan_next_ + 1) % kPlans;
+  plan_count_ = std::max(plan_count_, plan_next_ == 0 ? kPlans : plan_next_);
   return m;
 }
 
 PoolMemoEntry& PoolMemo::at(const Pool& p) {
   const PoolConfig& c = p.cfg;
-  const Key key{{static_cast<int>(p.phase), c.gpus, c.attention_tp, c.ep, c.pp, c.redundant_experts, c.replicas,
-                 static_cast<int>(p.precision->kv_cache), p.draft_tokens(), p.deployment->chunked_prefill_tokens},
+  auto two = [](int hi, int lo) { return static_cast<std::uint64_t>(static_cast<std::uint32_t>(hi)) << 32 | static_cast<std::uint32_t>(lo); };
+  const Key key{{two(c.gpus, c.attention_tp), two(c.ep, c.pp), two(c.redundant_experts, c.replicas),
+                 two(p.deployment->chunked_prefill_tokens, (p.draft_tokens() & 0xffff) << 16 | (static_cast<int>(p.precision->kv_cache) & 0xff) << 8 |
+                                                             (static_cast<int>(p.phase) & 0xff))},
                 c.cpu_offload_gb};
   for (int i = 0; i < 2; ++i)  // a candidate asks for its pools in turn, and its neighbours share them
     if (last_[i] && last_key_[i] == key) return *last_[i];

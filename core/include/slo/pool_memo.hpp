@@ -6,6 +6,7 @@
 #pragma once
 #include <array>
 #include <cstddef>
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <optional>
@@ -42,7 +43,10 @@ struct PoolMemoEntry {
     double seqs;
     MemoryPlan plan;
   };
-  Plan plans_[4];
+  // A decode pool's plans in one search: its roomiest (1 sequence), the default batch under each of
+  // the five batch caps, and its operating batch: eight keep them all.
+  static constexpr int kPlans = 8;
+  Plan plans_[kPlans];
   int plan_count_ = 0, plan_next_ = 0;
   std::optional<WeightBytes> weights_;  // weights_per_gpu(p): the same at every batch
   CurveTotals<64> totals_;
@@ -58,8 +62,18 @@ class PoolMemo {
   const ParamBreakdown& params(const ModelArch& m);
 
  private:
-  // The pool's phase, layout, KV precision, draft tokens and chunk budget; its offloaded GB.
-  using Key = std::pair<std::array<int, 10>, double>;
+  // The pool's phase, layout, KV precision, draft tokens and chunk budget, two to a word (a lookup
+  // compares 5 words, not 11 fields); its offloaded GB.
+  struct Key {
+    std::uint64_t w[4];
+    double offload;
+    bool operator==(const Key& o) const { return w[0] == o.w[0] && w[1] == o.w[1] && w[2] == o.w[2] && w[3] == o.w[3] && offload == o.offload; }
+    bool operator<(const Key& o) const {
+      for (int i = 0; i < 4; ++i)
+        if (w[i] != o.w[i]) return w[i] < o.w[i];
+      return offload < o.offload;
+    }
+  };
   std::map<Key, PoolMemoEntry> entries_;
   PoolMemoEntry* last_[2] = {nullptr, nullptr};  // the last two pools asked for (a candidate's two)
   Key last_key_[2];
