@@ -4,10 +4,9 @@
 #include <algorithm>
 
 #include "slo/scenario.hpp"
-#include "size_region.hpp"
 
-// Once or twice per evaluation: optimised for size in the wasm (size_region.hpp).
-SLO_SIZE_BEGIN
+// Not in a size region (size_region.hpp): a search asks for about 40,000 pools and plans per run
+// (the default frontier), and -O3 here made the wasm search about 5% faster for 0.2 KB of gzip.
 
 namespace slo {
 
@@ -63,5 +62,3 @@ const ParamBreakdown& PoolMemo::params(const ModelArch& m) {
 }
 
 }  // namespace slo
-
-SLO_SIZE_END
