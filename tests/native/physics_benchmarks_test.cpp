@@ -79,9 +79,10 @@ TEST(PhysicsBenchmarks, LeaveOneSourceOutAccuracyAndBands) {
     by_regime[r.regime].push_back(r.predicted / r.measured - 1.0);
     EXPECT_LE(std::fabs(r.error_pct()), 600.0) << r.id << " (" << r.regime << "): predicted " << r.predicted << " vs measured " << r.measured << " " << r.unit;
   }
-  EXPECT_GE(rows.size(), 1077u);
-  EXPECT_GE(errs.size(), 860u);
-  // Every figure, validation-only sources included: 1,077 figures, 17.2% / 74.8% (17.4% / 74.7% over 1,073 before the
+  EXPECT_GE(rows.size(), 1119u);
+  EXPECT_GE(errs.size(), 902u);
+  // Every figure, validation-only sources included: 1,119 figures, 16.7% / 74.8% (17.2% / 74.8% over 1,077 before the 42
+  // figures of two sources mapped on 2026-12-07; 17.4% / 74.7% over 1,073 before the
   // H20 README source; 17.1% / 84.3% before fixed-length
   // loops kept in step, 2026-12-06, evening: dstack's DeepSeek-R1 TTFTs 90% -> 70% short; 17.0% / 84.8% before the engines'
   // overlap scheduler, 2026-12-06, later; 17.4% / 84.5% over 1,041 before the
@@ -106,8 +107,10 @@ TEST(PhysicsBenchmarks, LeaveOneSourceOutAccuracyAndBands) {
   EXPECT_GE(engines.size(), 3u);
   EXPECT_GE(models.size(), 9u);
   EXPECT_TRUE(kinds.count("ttft") && kinds.count("tpot") && kinds.count("throughput") && kinds.count("latency"));
-  // Fitted sources: guards the measured 13.6% / 43.4%, 125 beyond 35%, 50 beyond 60% over 860 figures (issue 9's
-  // bar, 12% / 35%, none beyond 60%, is not met: docs/PHYSICS.md; 13.6% / 43.3%, 123, 50 over 856 before the H20
+  // Fitted sources: guards the measured 13.5% / 42.7%, 132 beyond 35%, 52 beyond 60% over 902 figures (issue 9's
+  // bar, 12% / 35%, none beyond 60%, is not met: docs/PHYSICS.md; 13.6% / 43.4%, 125, 50 over 860 before the 42 figures of
+  // AMD's ROCm vLLM dev-docker page (MI300X) and a vLLM pull request (B200), 15.4% off before their refit, whose refit took
+  // the other 860 to 13.4% / 43.2%, 130 beyond 35%; 13.6% / 43.3%, 123, 50 over 856 before the H20
   // README source of identical requests, held out at +38% tokens/s before its refit; 13.7% / 44.0%, 128, 50 before fixed-length loops
   // kept in step (prefill-first waves, a pass's prompts returning together); 13.9% / 43.4%, 133, 51 before the engines' overlap
   // scheduler; 13.9% / 42.1%, 117, 48 over 824 before the 32
@@ -129,7 +132,7 @@ TEST(PhysicsBenchmarks, LeaveOneSourceOutAccuracyAndBands) {
   // than that wave's physical floor and drags Ampere's held-out fold.
   EXPECT_LE(quantile(errs, 0.5), 14.0);
   EXPECT_LE(quantile(errs, 0.9), 43.8);
-  EXPECT_LE(std::count_if(errs.begin(), errs.end(), [](double e) { return e > 35.0; }), 130);
+  EXPECT_LE(std::count_if(errs.begin(), errs.end(), [](double e) { return e > 35.0; }), 135);
   EXPECT_LE(std::count_if(errs.begin(), errs.end(), [](double e) { return e > 300.0; }), 5);
   int validated = 0;
   for (const auto& [regime, e] : by_regime) {
