@@ -29,8 +29,7 @@ PoolMemoEntry& PoolMemo::at(const Pool& p) {
   const PoolConfig& c = p.cfg;
   auto two = [](int hi, int lo) { return static_cast<std::uint64_t>(static_cast<std::uint32_t>(hi)) << 32 | static_cast<std::uint32_t>(lo); };
   const Key key{{two(c.gpus, c.attention_tp), two(c.ep, c.pp), two(c.redundant_experts, c.replicas),
-                 two(p.deployment->chunked_prefill_tokens, (p.draft_tokens() & 0xffff) << 16 | (static_cast<int>(p.precision->kv_cache) & 0xff) << 8 |
-                                                             (static_cast<int>(p.phase) & 0xff))},
+                 two(p.deployment->chunked_prefill_tokens, p.draft_tokens() << 16 | static_cast<int>(p.precision->kv_cache) << 8 | static_cast<int>(p.phase))},
                 c.cpu_offload_gb};
   for (int i = 0; i < 2; ++i)  // a candidate asks for its pools in turn, and its neighbours share them
     if (last_[i] && last_key_[i] == key) return *last_[i];
