@@ -61,6 +61,8 @@ const bundle = esbuild.buildSync({
 const html = read(path.join(here, 'index.html'));
 const scriptSrcs = [...html.matchAll(/<script src="([^"]+)" defer><\/script>/g)].map((m) => m[1]);
 const styleHrefs = [...html.matchAll(/<link rel="stylesheet" href="([^"]+)">/g)].map((m) => m[1]);
+// Async scripts serve the multi-file page only (js/preload.js starts its worker early).
+const servedOnly = [...html.matchAll(/<script src="([^"]+)" async><\/script>/g)].map((m) => m[1]);
 
 // uPlot's own stylesheet (its legend, cursor and plot layers) goes first in the page's stylesheet,
 // so that css/app.css can adjust it.
@@ -77,7 +79,7 @@ function sourceOf(rel) {
 // 1. The multi-file page. The core is loaded by the worker (js/engine-worker.js), or by engine.js on
 // the main thread when no worker can run.
 fs.mkdirSync(outDir, { recursive: true });
-for (const rel of ['slo_core.js', 'js/engine-worker.js', ...scriptSrcs, ...styleHrefs]) {
+for (const rel of ['slo_core.js', 'js/engine-worker.js', ...servedOnly, ...scriptSrcs, ...styleHrefs]) {
   const dst = path.join(outDir, rel);
   fs.mkdirSync(path.dirname(dst), { recursive: true });
   fs.writeFileSync(dst, rel === 'slo_core.js' && split ? stripMap(read(splitJs)) : sourceOf(rel));
@@ -120,6 +122,6 @@ if (!single.includes("'sha256-")) throw new Error('CSP not rewritten');
 fs.writeFileSync(path.join(outDir, 'slo-estimator.html'), single);
 
 const size = (p) => fs.statSync(path.join(outDir, p)).size;
-console.log('build.mjs: wrote ' + path.join(outDir, 'index.html') + ' (+ ' + (scriptSrcs.length + styleHrefs.length + 2) + ' assets) and ' +
+console.log('build.mjs: wrote ' + path.join(outDir, 'index.html') + ' (+ ' + (servedOnly.length + scriptSrcs.length + styleHrefs.length + 2) + ' assets) and ' +
   path.join(outDir, 'slo-estimator.html') + ' (' + (size('slo-estimator.html') / 1024).toFixed(0) + ' KiB)');
 

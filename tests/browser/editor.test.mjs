@@ -50,6 +50,56 @@ run('clearing the memory fraction takes the engine\'s automatic choice', async (
   await page.close();
 });
 
+// Navigation (issue 11): js/preload.js starts the core's worker before the page's script runs and
+// the page adopts it; the first report costs one evaluation, sent before the editor is built; the
+// search's worker starts once the report is shown.
+run('boot adopts the early worker, evaluates once and starts the search worker after the report', async () => {
+  const p = await H.openPage(env.browser.context, null);
+  await p.addInitScript(() => {
+    window.__workers = [];
+    window.__posts = [];
+    const W = window.Worker;
+    window.Worker = class extends W {
+      constructor(url, o) { super(url, o); window.__workers.push({ url: String(url), at: performance.now() }); }
+      postMessage(m, t) { if (m && m.fn) window.__posts.push({ fn: m.fn, at: performance.now(), workers: window.__workers.length }); return super.postMessage(m, t); }
+    };
+  });
+  await p.goto(env.srv.url + '#lang=en');
+  await H.waitReady(p);
+  const seen = await p.evaluate(() => ({ workers: window.__workers.slice(), posts: window.__posts.slice() }));
+  assert.equal(await p.evaluate(() => window.SloEstimator.engine()), 'worker');
+  assert.equal(seen.workers.length >= 1 && seen.workers[0].url, 'js/engine-worker.js', 'the first worker is the preload script\'s');
+  assert.deepEqual(seen.posts.filter((x) => x.fn === 'evaluate').length, 1, 'the first report costs one evaluation');
+  assert.equal(seen.posts.find((x) => x.fn === 'evaluate').workers, 1, 'the page adopted the early worker instead of making one');
+  const evalAt = seen.posts.find((x) => x.fn === 'evaluate').at;
+  const catalogAt = seen.posts.find((x) => x.fn === 'catalog').at;
+  assert.ok(evalAt - catalogAt < 50, 'the evaluation is sent with the first requests, not after the editor is built');
+  await p.waitForFunction(() => window.__workers.length === 2, null, { timeout: 10000 });
+  await H.assertClean(p, assert);
+  await p.close();
+});
+
+// A preload worker whose script fails is dropped, whether its error comes before the page adopts it
+// (the flag: a worker of the page's own) or after (the engine's handler: the main thread), without
+// waiting for the 30 s timeout.
+run('a failed early worker is replaced without waiting for a timeout', async () => {
+  const p = await H.openPage(env.browser.context, null);
+  await p.addInitScript(() => {
+    window.__made = 0;
+    const W = window.Worker;
+    window.Worker = class extends W {
+      constructor(url, o) { super(window.__made++ === 0 ? 'js/missing-worker.js' : url, o); }
+    };
+  });
+  const t0 = Date.now();
+  await p.goto(env.srv.url + '#lang=en');
+  await H.waitReady(p);
+  assert.ok(Date.now() - t0 < 20000, 'no 30 s timeout');
+  assert.match(await p.evaluate(() => window.SloEstimator.engine()), /^(worker|main)$/);
+  assert.equal(await p.locator('#report-panel .report').count(), 1);
+  await p.close();
+});
+
 run('without Worker support the core runs on the main thread and the page still works', async () => {
   const p = await H.openPage(env.browser.context, null);
   await p.addInitScript(() => { window.Worker = undefined; });

@@ -79,6 +79,14 @@ function search(scenarioJson, optionsJson, onProgress) {
   return { promise, cancel() { if (searcher === eng) searcher = null; eng.terminate(); } };
 }
 
+// Starts the search's worker ahead of the first search (boot calls it once the report is shown),
+// so that a click does not wait for the core to load and compile in a new worker.
+function prewarmSearch() {
+  if (searcher && !searcher.broken) return;
+  const made = makeWorker();
+  if (made) searcher = new WorkerEngine(made.w, made.mode);
+}
+
 function loadScript(src) {
   return new Promise((resolve, reject) => {
     const s = document.createElement('script');
@@ -108,8 +116,19 @@ function makeWorker() {
       const url = URL.createObjectURL(new Blob([inline.textContent, '\n', BOOT], { type: 'text/javascript' }));
       return { w: new Worker(url), mode: 'worker-blob' };
     }
-    if (/^https?:$/.test(location.protocol)) return { w: new Worker('js/engine-worker.js'), mode: 'worker' };
+    if (/^https?:$/.test(location.protocol)) return { w: adoptEarlyWorker() || new Worker('js/engine-worker.js'), mode: 'worker' };
   } catch (e) { /* CSP or file:// refused the worker: main thread */ }
+  return null;
+}
+
+// The worker js/preload.js started before this script ran, taken once (by the first engine made).
+// One whose script failed to load is dropped: its error event has passed, so no call would settle.
+function adoptEarlyWorker() {
+  const early = typeof window !== 'undefined' ? window.SloEarlyWorker : null;
+  if (!early) return null;
+  window.SloEarlyWorker = null;
+  if (!early.failed) return early.worker;
+  early.worker.terminate();
   return null;
 }
 
@@ -149,4 +168,4 @@ function withFallback(eng) {
   };
 }
 
-export const Engine = { create, search, BOOT };
+export const Engine = { create, search, prewarmSearch, BOOT };

@@ -8,7 +8,7 @@ import { clone, F, I, LINK, state, str, t } from './state.js';
 import { buildShell, renderNotice, selectTab, setStatus, syncPinButton } from './shell.js';
 import { buildEditor } from './editor.js';
 import { explicitPaths, leafPaths, sentDoc } from './document.js';
-import { evaluateNow } from './evaluate.js';
+import { evaluateNow, prefetchEvaluation } from './evaluate.js';
 import { currentReport, renderReportArea } from './report-area.js';
 import { applyConfiguration, dropPendingHash, fullUrl, hashPending, toast, updateHash } from './links.js';
 import { markdownText } from './export-menu.js';
@@ -29,9 +29,14 @@ export async function boot() {
   setStatus('loading');
   try {
     E = await Engine.create();
-    coreVersion = str(await E.call('version'));
-    state.defaults = JSON.parse(await E.call('defaultScenario'));
-    state.catalog = JSON.parse(await E.call('catalog', state.lang));
+    // Three requests in flight at once: the worker answers them in turn without a round trip each.
+    const first = Promise.all([E.call('version'), E.call('defaultScenario'), E.call('catalog', state.lang)]);
+    // Without a scenario in the link the page shows the defaults, which sentDoc() sends as {version: 2}.
+    if (!frag.tooLong && !frag.params.has('s')) prefetchEvaluation(JSON.stringify({ version: 2 }));
+    const [version, defaults, cat] = await first;
+    coreVersion = str(version);
+    state.defaults = JSON.parse(defaults);
+    state.catalog = JSON.parse(cat);
     Compare.init({ t, lang: () => state.lang, call: (fn, ...a) => E.call(fn, ...a), linkChanged: () => { updateHash(); syncPinButton(); },
       showTab: (id) => selectTab(id), current: () => (state.result && !state.errors.length ? { minimal: state.minimal, report: state.result.report, name: str(state.result.scenario && state.result.scenario.name) } : null) });
     SearchPanel.init({ t, lang: () => state.lang, scenarioJson: () => JSON.stringify(sentDoc()), call: (fn, ...a) => E.call(fn, ...a),
@@ -42,6 +47,8 @@ export async function boot() {
     return;
   }
   await loadFromFragment(frag);
+  // The search's worker loads while the user reads the report (E.mode: not when workers are refused).
+  if (E.mode !== 'main') setTimeout(Engine.prewarmSearch, 0);
   // A pasted share link loads; a fragment without a scenario (an in-page anchor) is not a link.
   window.addEventListener('hashchange', () => {
     const f = LINK.parseFragment(location.hash);
@@ -99,6 +106,9 @@ async function loadFromFragment(frag) {
   state.doc = doc;
   state.explicit = explicitPaths(explicitFrom, doc);
   state.seed = null;
+  // The core evaluates while the editor is built (evaluateNow below takes that answer if the
+  // request is still the same).
+  prefetchEvaluation();
   if (relayout) buildShell();
   buildEditor();
   renderNotice();

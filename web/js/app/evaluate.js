@@ -18,6 +18,24 @@ export function schedule(ms) {
 // Latest wins: one evaluation at a time; edits made meanwhile trigger one more with the newest
 // document, and the older result is dropped.
 let inFlight = false, again = false;
+let prefetched = null;  // {key, promise}: an evaluation sent before the page was ready to show it
+
+function request(docJson) {
+  return [docJson || JSON.stringify(sentDoc()), JSON.stringify({ lang: state.lang, method: 'corrected', formats: ['json', 'markdown'] })];
+}
+
+// Sends an evaluation ahead of the page (boot: while the catalog arrives and the editor is built);
+// the next evaluateNow() takes its answer if it would send the same request. docJson: the document
+// as sentDoc() will send it (default: the current one).
+export function prefetchEvaluation(docJson) {
+  if (!E || (!docJson && !state.doc)) return;
+  const args = request(docJson);
+  const key = args.join('\n');
+  if (prefetched && prefetched.key === key) return;
+  prefetched = { key, promise: E.call('evaluate', ...args) };
+  prefetched.promise.catch(() => {});
+}
+
 export async function evaluateNow() {
   clearTimeout(timer);
   if (!E || !state.doc) return;
@@ -30,7 +48,10 @@ export async function evaluateNow() {
   const t0 = performance.now();
   let res;
   try {
-    res = JSON.parse(await E.call('evaluate', JSON.stringify(sentDoc()), JSON.stringify({ lang, method: 'corrected', formats: ['json', 'markdown'] })));
+    const args = request();
+    const ahead = prefetched && prefetched.key === args.join('\n') ? prefetched.promise : null;
+    prefetched = null;
+    res = JSON.parse(await (ahead || E.call('evaluate', ...args)));
   } catch (e) {
     res = { ok: false, errors: [{ path: '(internal)', value: '', expected: '', message: String(e && e.message ? e.message : e) }] };
   }
