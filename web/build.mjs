@@ -71,6 +71,8 @@ const uplotCss = '/* uPlot ' + JSON.parse(read(path.join(here, 'node_modules', '
 
 function sourceOf(rel) {
   if (rel === 'slo_core.js') return stripMap(read(wasmJs));
+  // The served worker carries the core's loader itself (the split build's: the .wasm stays a file).
+  if (rel === 'js/engine-worker.js') return stripMap(read(split ? splitJs : wasmJs)) + '\n' + read(path.join(here, rel));
   if (rel === 'js/app.js') return bundle;
   if (rel === 'css/app.css') return uplotCss + read(path.join(here, rel));
   return read(path.join(here, rel));

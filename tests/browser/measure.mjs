@@ -51,7 +51,12 @@ try {
   const first = await once(b, srv.url + '#lang=en', true);
   let raw = 0, gz = 0;
   console.log('Files loaded by index.html:');
+  // Each URL once: the search's worker, started after the first report, fetches the core again
+  // (this server says no-store; a static host's cache would serve it).
+  const seenUrls = new Set();
   for (const f of first.files) {
+    if (seenUrls.has(f.url)) continue;
+    seenUrls.add(f.url);
     const g = zlib.gzipSync(f.body, { level: 9 }).length;
     raw += f.body.length;
     gz += g;

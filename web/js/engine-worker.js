@@ -1,6 +1,7 @@
 // Worker of the served page: the core off the main thread (see engine.js). Same protocol as the
 // single file's blob worker: {id, fn, args, progress} -> {id, progress}* then {id, out, err}.
-importScripts('../slo_core.js');
+// The build (web/build.mjs) puts the core's loader (slo_core.js, which defines SloCore) above these
+// lines, so the worker starts with one fetch instead of two in a row.
 // The served page's core keeps its .wasm beside slo_core.js (one folder up from this worker).
 var slo_ready = SloCore({ locateFile: function (p) { return '../' + p; } });
 onmessage = function (e) {
