@@ -61,8 +61,9 @@ const bundle = esbuild.buildSync({
 const html = read(path.join(here, 'index.html'));
 const scriptSrcs = [...html.matchAll(/<script src="([^"]+)" defer><\/script>/g)].map((m) => m[1]);
 const styleHrefs = [...html.matchAll(/<link rel="stylesheet" href="([^"]+)">/g)].map((m) => m[1]);
-// Async scripts serve the multi-file page only (js/preload.js starts its worker early).
-const servedOnly = [...html.matchAll(/<script src="([^"]+)" async><\/script>/g)].map((m) => m[1]);
+// Scripts without defer serve the multi-file page only (js/preload.js, a few lines run as soon as
+// the parser reaches them, so always before js/app.js: it starts the core's worker early).
+const servedOnly = [...html.matchAll(/<script src="([^"]+)"><\/script>/g)].map((m) => m[1]);
 
 // uPlot's own stylesheet (its legend, cursor and plot layers) goes first in the page's stylesheet,
 // so that css/app.css can adjust it.

@@ -1,6 +1,7 @@
 // Served page only: starts the core's worker while js/app.js still loads and runs, so that the
-// wasm module compiles beside the page's own start-up (engine.js adopts this worker). The single
-// file leaves this script out: its worker is built from the inlined core.
+// wasm module compiles beside the page's own start-up (engine.js adopts this worker). A plain
+// script (not async), so it always runs before the deferred js/app.js. The single file leaves this
+// script out: its worker is built from the inlined core.
 (function () {
   try {
     if (typeof Worker !== 'function' || !/^https?:$/.test(location.protocol)) return;
