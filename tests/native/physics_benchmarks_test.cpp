@@ -79,9 +79,10 @@ TEST(PhysicsBenchmarks, LeaveOneSourceOutAccuracyAndBands) {
     by_regime[r.regime].push_back(r.predicted / r.measured - 1.0);
     EXPECT_LE(std::fabs(r.error_pct()), 600.0) << r.id << " (" << r.regime << "): predicted " << r.predicted << " vs measured " << r.measured << " " << r.unit;
   }
-  EXPECT_GE(rows.size(), 1174u);
-  EXPECT_GE(errs.size(), 957u);
-  // Every figure, validation-only sources included: 1,174 figures, 16.7% / 72.3% (16.7% / 74.8% over 1,119 before the 55
+  EXPECT_GE(rows.size(), 1262u);
+  EXPECT_GE(errs.size(), 1007u);
+  // Every figure, validation-only sources included: 1,262 figures, 16.1% / 71.9% (16.7% / 72.3% over 1,174 before the 88
+  // figures of TensorRT-LLM 1.2's MoE tables and an SGLang A100 thread, held out at 14.8% before their refit; 16.7% / 74.8% over 1,119 before the 55
   // figures of four sources mapped blind on 2026-12-07, later, held out at 18.4% before their refit; 17.2% / 74.8% over 1,077 before the 42
   // figures of two sources mapped on 2026-12-07; 17.4% / 74.7% over 1,073 before the
   // H20 README source; 17.1% / 84.3% before fixed-length
@@ -108,8 +109,10 @@ TEST(PhysicsBenchmarks, LeaveOneSourceOutAccuracyAndBands) {
   EXPECT_GE(engines.size(), 3u);
   EXPECT_GE(models.size(), 9u);
   EXPECT_TRUE(kinds.count("ttft") && kinds.count("tpot") && kinds.count("throughput") && kinds.count("latency"));
-  // Fitted sources: guards the measured 13.7% / 43.2%, 142 beyond 35%, 58 beyond 60% over 957 figures (issue 9's
-  // bar, 12% / 35%, none beyond 60%, is not met: docs/PHYSICS.md; 13.5% / 42.7%, 132, 52 over 902 before the 55 figures of
+  // Fitted sources: guards the measured 13.6% / 43.6%, 150 beyond 35%, 66 beyond 60% over 1,007 figures (issue 9's
+  // bar, 12% / 35%, none beyond 60%, is not met: docs/PHYSICS.md; 13.7% / 43.2%, 142, 58 over 957 before the 50 fitted
+  // figures of TensorRT-LLM 1.2's MoE tables and an SGLang A100 thread, 20.8% off before their refit, whose refit took the
+  // other 957 to 13.4%; 13.5% / 42.7%, 132, 52 over 902 before the 55 figures of
   // four sources mapped blind on 2026-12-07, later (GB200 GLM-4.7 TensorRT-LLM, B200 Qwen3-235B vLLM, MI355X Llama 405B MXFP4,
   // A100 40GB SGLang), 18.4% off before their refit, whose refit took the other 902 to 13.5%; 13.6% / 43.4%, 125, 50 over 860 before the 42 figures of
   // AMD's ROCm vLLM dev-docker page (MI300X) and a vLLM pull request (B200), 15.4% off before their refit, whose refit took
@@ -135,7 +138,7 @@ TEST(PhysicsBenchmarks, LeaveOneSourceOutAccuracyAndBands) {
   // than that wave's physical floor and drags Ampere's held-out fold.
   EXPECT_LE(quantile(errs, 0.5), 14.0);
   EXPECT_LE(quantile(errs, 0.9), 43.8);
-  EXPECT_LE(std::count_if(errs.begin(), errs.end(), [](double e) { return e > 35.0; }), 145);
+  EXPECT_LE(std::count_if(errs.begin(), errs.end(), [](double e) { return e > 35.0; }), 155);
   EXPECT_LE(std::count_if(errs.begin(), errs.end(), [](double e) { return e > 300.0; }), 5);
   int validated = 0;
   for (const auto& [regime, e] : by_regime) {

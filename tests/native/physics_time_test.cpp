@@ -546,10 +546,10 @@ TEST(PhysicsTime, BlockScaledFp8GemmsAreBoundPerSmOnHopper) {
   const StepParts vllm = gemm_time("h200-141g", "vllm", 1, true), vllm_tensor = gemm_time("h200-141g", "vllm", 1, false);
   EXPECT_DOUBLE_EQ(vllm.gemm_flops, vllm_tensor.gemm_flops);
   // Every GEMM of the pass runs at most 3.03e12 x 132 FLOP/s (the smooth roofline's memory term adds
-  // up to 8% at Hopper's fitted HBM factor and vLLM's fitted factors: 6.0% after the 2026-12-05 refit,
-  // 7.5% after the 2026-12-06 one).
+  // up to 9% at Hopper's fitted HBM factor and vLLM's fitted factors: 6.0% after the 2026-12-05 refit,
+  // 7.5% after the 2026-12-06 one, 8.4% after the last of 2026-12-07).
   EXPECT_GE(vllm.gemm, vllm.gemm_flops / (3.03e12 * 132) * 0.999);
-  EXPECT_LE(vllm.gemm, vllm.gemm_flops / (3.03e12 * 132) * 1.08);
+  EXPECT_LE(vllm.gemm, vllm.gemm_flops / (3.03e12 * 132) * 1.09);
   EXPECT_GT(vllm.gemm, 1.3 * vllm_tensor.gemm);
   // SGLang: only the fused-MoE experts are bound; with DeepEP (EP8) nothing is.
   const StepParts sglang = gemm_time("h200-141g", "sglang", 1, true), sglang_tensor = gemm_time("h200-141g", "sglang", 1, false);
