@@ -72,8 +72,6 @@ const uplotCss = '/* uPlot ' + JSON.parse(read(path.join(here, 'node_modules', '
 
 function sourceOf(rel) {
   if (rel === 'slo_core.js') return stripMap(read(wasmJs));
-  // The served worker carries the core's loader itself (the split build's: the .wasm stays a file).
-  if (rel === 'js/engine-worker.js') return stripMap(read(split ? splitJs : wasmJs)) + '\n' + read(path.join(here, rel));
   if (rel === 'js/app.js') return bundle;
   if (rel === 'css/app.css') return uplotCss + read(path.join(here, rel));
   return read(path.join(here, rel));
@@ -81,11 +79,19 @@ function sourceOf(rel) {
 
 // 1. The multi-file page. The core is loaded by the worker (js/engine-worker.js), or by engine.js on
 // the main thread when no worker can run.
+// The served core's loader is the split build's (its .wasm stays a file); the worker carries it in
+// front of its own lines, so it starts with one fetch.
+const servedLoader = stripMap(read(split ? splitJs : wasmJs));
+function servedSourceOf(rel) {
+  if (rel === 'slo_core.js') return servedLoader;
+  if (rel === 'js/engine-worker.js') return servedLoader + '\n' + read(path.join(here, rel));
+  return sourceOf(rel);
+}
 fs.mkdirSync(outDir, { recursive: true });
 for (const rel of ['slo_core.js', 'js/engine-worker.js', ...servedOnly, ...scriptSrcs, ...styleHrefs]) {
   const dst = path.join(outDir, rel);
   fs.mkdirSync(path.dirname(dst), { recursive: true });
-  fs.writeFileSync(dst, rel === 'slo_core.js' && split ? stripMap(read(splitJs)) : sourceOf(rel));
+  fs.writeFileSync(dst, servedSourceOf(rel));
 }
 if (split) fs.copyFileSync(splitWasm, path.join(outDir, 'slo_core.wasm'));
 else fs.rmSync(path.join(outDir, 'slo_core.wasm'), { force: true });

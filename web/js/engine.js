@@ -64,12 +64,16 @@ class WorkerEngine {
 // {promise, cancel}; the promise rejects with "cancelled" after cancel(). Without workers the
 // search runs on the main thread (no progress, no cancel).
 let searcher = null, mainSearcher = null;
+// Makes the search's worker unless a live one exists; boot calls it once the first report is shown,
+// so that the first click does not wait for the core to load and compile in a new worker.
+function prewarmSearch() {
+  if (searcher && !searcher.broken) return searcher;
+  const made = makeWorker();
+  return (searcher = made ? new WorkerEngine(made.w, made.mode) : null);
+}
+
 function search(scenarioJson, optionsJson, onProgress) {
-  if (!searcher || searcher.broken) {
-    const made = makeWorker();
-    searcher = made ? new WorkerEngine(made.w, made.mode) : null;
-  }
-  const eng = searcher;
+  const eng = prewarmSearch();
   if (!eng) {
     mainSearcher = mainSearcher || mainEngine();  // one main-thread module, not one per search
     const promise = mainSearcher.then((m) => m.call('search', scenarioJson, optionsJson));
@@ -77,14 +81,6 @@ function search(scenarioJson, optionsJson, onProgress) {
   }
   const promise = eng.callWith('searchProgress', [scenarioJson, optionsJson], onProgress || (() => {}));
   return { promise, cancel() { if (searcher === eng) searcher = null; eng.terminate(); } };
-}
-
-// Starts the search's worker ahead of the first search (boot calls it once the report is shown),
-// so that a click does not wait for the core to load and compile in a new worker.
-function prewarmSearch() {
-  if (searcher && !searcher.broken) return;
-  const made = makeWorker();
-  if (made) searcher = new WorkerEngine(made.w, made.mode);
 }
 
 function loadScript(src) {
