@@ -84,7 +84,7 @@ TEST(PhysicsBenchmarks, LeaveOneSourceOutAccuracyAndBands) {
   }
   EXPECT_GE(rows.size(), 1527u);
   EXPECT_GE(errs.size(), 1272u);
-  // Every figure, validation-only sources included: 1,527 figures, 16.7% / 73.4% (16.4% / 71.9% over 1,262 before the 265
+  // Every figure, validation-only sources included: 1,527 figures, 16.7% / 73.9% (16.4% / 71.9% over 1,262 before the 265
   // figures of AccelMark's H20-3e/A800/A100 runs and eight GPUStack pages, held out at 19.0% before their refit, and 16.1% /
   // 71.9% before trtllm-bench's own limits for the v1.0/v1.2 rows; 16.7% / 72.3% over 1,174 before the 88
   // figures of TensorRT-LLM 1.2's MoE tables and an SGLang A100 thread, held out at 14.8% before their refit; 16.7% / 74.8% over 1,119 before the 55
