@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <set>
 #ifndef __EMSCRIPTEN__
 #include <atomic>
@@ -380,14 +381,25 @@ FitResult fit_calibration(const std::vector<std::string>& exclude_sources) {
   std::vector<Scenario> work(preps.size());
   std::vector<double> measured(preps.size());
   for (int i : used) work[i] = preps[i].s, measured[i] = preps[i].m.at("measured").get<double>();
+  auto touches = [&](const Param& p, int i) {
+    return p.engine ? preps[i].s.deployment.engine.profile == p.key : preps[i].s.gpu.family == p.key;
+  };
+  // A figure's loss depends only on the fitted factors of its family and engine (apply()), and the
+  // descent retries the same points pass after pass: each figure remembers its loss per factor tuple.
+  std::vector<std::vector<int>> deps(preps.size());
+  for (int i : used)
+    for (int k = 0; k < static_cast<int>(params.size()); ++k)
+      if (touches(params[k], i)) deps[i].push_back(k);
+  std::vector<std::map<std::vector<double>, double>> seen(preps.size());
   auto eval_point = [&](int i) {
+    std::vector<double> key;
+    key.reserve(deps[i].size());
+    for (int k : deps[i]) key.push_back(*params[k].ref(cal, params[k].key));
+    if (auto hit = seen[i].find(key); hit != seen[i].end()) return hit->second;
     apply(cal, work[i]);
     const double pred = predict(preps[i], evaluate_for(preps[i], work[i]));
     const double e = pred > 0 && std::isfinite(pred) ? std::log(pred / measured[i]) : 3.0;
-    return robust(e);
-  };
-  auto touches = [&](const Param& p, int i) {
-    return p.engine ? preps[i].s.deployment.engine.profile == p.key : preps[i].s.gpu.family == p.key;
+    return seen[i].emplace(std::move(key), robust(e)).first->second;
   };
   for (int i : used) loss_of[i] = eval_point(i);
   auto prior_loss = [&](const Param& p) {
@@ -472,15 +484,19 @@ std::vector<BenchmarkRow> leave_one_source_out() {
     if (std::find(sources.begin(), sources.end(), p.source) == sources.end()) sources.push_back(p.source);
   // One refit per source; folds are independent, so native builds run them on every core (the
   // result does not depend on the order: each fold writes its own slot).
-  std::vector<std::vector<BenchmarkRow>> folds(sources.size());
-  auto fold = [&](std::size_t i) {
-    const Calibration cal = fit_calibration({sources[i]}).cal;
-    for (const auto& p : prepared()) {
-      if (p.source != sources[i]) continue;
-      Scenario s = p.s;
-      apply(cal, s);
-      folds[i].push_back(row_of(p, s, evaluate_for(p, s)));
-    }
+  // A source with no fitted figure (validation only) leaves the fit unchanged: its fold is the full
+  // fit, computed once (slot sources.size()) for every such source.
+  std::set<std::string> fitted_sources;
+  for (const auto& p : prepared())
+    if (p.fit) fitted_sources.insert(p.source);
+  const bool any_unfitted = fitted_sources.size() < sources.size();
+  std::vector<Calibration> cals(sources.size() + 1);
+  std::vector<std::size_t> jobs;
+  for (std::size_t i = 0; i < sources.size(); ++i)
+    if (fitted_sources.count(sources[i])) jobs.push_back(i);
+  if (any_unfitted) jobs.push_back(sources.size());
+  auto fit_job = [&](std::size_t j) {
+    cals[j] = fit_calibration(j < sources.size() ? std::vector<std::string>{sources[j]} : std::vector<std::string>{}).cal;
   };
 #ifndef __EMSCRIPTEN__
   std::atomic<std::size_t> next{0};
@@ -488,14 +504,22 @@ std::vector<BenchmarkRow> leave_one_source_out() {
   std::vector<std::thread> pool;
   for (unsigned w = 0; w < workers; ++w)
     pool.emplace_back([&] {
-      for (std::size_t i; (i = next++) < sources.size();) fold(i);
+      for (std::size_t k; (k = next++) < jobs.size();) fit_job(jobs[k]);
     });
   for (auto& t : pool) t.join();
 #else
-  for (std::size_t i = 0; i < sources.size(); ++i) fold(i);
+  for (std::size_t j : jobs) fit_job(j);
 #endif
   std::vector<BenchmarkRow> out;
-  for (auto& f : folds) out.insert(out.end(), f.begin(), f.end());
+  for (std::size_t i = 0; i < sources.size(); ++i) {
+    const Calibration& cal = fitted_sources.count(sources[i]) ? cals[i] : cals[sources.size()];
+    for (const auto& p : prepared()) {
+      if (p.source != sources[i]) continue;
+      Scenario s = p.s;
+      apply(cal, s);
+      out.push_back(row_of(p, s, evaluate_for(p, s)));
+    }
+  }
   return out;
 }
 
