@@ -170,7 +170,7 @@ int fit(const std::string& data_dir) {
     std::printf("  EP%-4d dispatch %5.0f us (measured %4.0f)  combine %5.0f us (measured %4.0f)\n", k.ep, k.predicted_dispatch_us,
                 k.dispatch_us, k.predicted_combine_us, k.combine_us);
   for (const auto& [fam, e] : f.cal.family)
-    std::printf("family %-10s gemm %.3f hbm %.3f attention %.3f launch x%.2f all-reduce links %.3f (%zu figures)\n", fam.c_str(), e.gemm, e.hbm, e.attention, e.launch_scale, e.allreduce_bw,
+    std::printf("family %-10s gemm %.3f (weight-only x%.3f) hbm %.3f attention %.3f launch x%.2f all-reduce links %.3f (%zu figures)\n", fam.c_str(), e.gemm, e.weight_only_gemm, e.hbm, e.attention, e.launch_scale, e.allreduce_bw,
                 f.fitted_on.count(fam) ? f.fitted_on.at(fam).size() : 0);
   for (const auto& [eng, o] : f.cal.engine)
     std::printf("engine %-8s step %.2f ms, kernel %.2f us (prefill %.1f us), sequence %.1f us, request %.1f ms, wait %.2f steps, frontend %.1f ms, MoE GEMM x%.2f, KV read x%.2f\n", eng.c_str(),
@@ -196,6 +196,7 @@ int fit(const std::string& data_dir) {
     j["attention"] = r(e.attention, 0.001);
     j["launch_scale"] = r(e.launch_scale, 0.001);
     j["allreduce_bw"] = r(e.allreduce_bw, 0.001);
+    j["weight_only_gemm"] = r(e.weight_only_gemm, 0.001);
     if (fam == "hopper")
       j["rdma"] = r(e.rdma, 0.001), j["comm_latency_us"] = r(e.comm_latency_us, 0.1), j["comm_latency_growth"] = r(e.comm_latency_growth, 0.001);
     // Factors the fit holds at their priors are written too, so the core evaluates with what the fit used.

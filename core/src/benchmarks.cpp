@@ -213,6 +213,7 @@ struct Param {
   std::string key;
   double* (*ref)(Calibration&, const std::string&);
   double lo, hi, prior;
+  bool weight_only = false;  // touches only the family's weight-only quantized figures (weight_only_int)
 };
 
 double* f_gemm(Calibration& c, const std::string& k) { return &c.family[k].gemm; }
@@ -220,6 +221,7 @@ double* f_hbm(Calibration& c, const std::string& k) { return &c.family[k].hbm; }
 double* f_attn(Calibration& c, const std::string& k) { return &c.family[k].attention; }
 double* f_launch(Calibration& c, const std::string& k) { return &c.family[k].launch_scale; }
 double* f_arbw(Calibration& c, const std::string& k) { return &c.family[k].allreduce_bw; }
+double* f_wonly(Calibration& c, const std::string& k) { return &c.family[k].weight_only_gemm; }
 double* e_step(Calibration& c, const std::string& k) { return &c.engine[k].step_ms; }
 double* e_kernel(Calibration& c, const std::string& k) { return &c.engine[k].kernel_us; }
 double* e_pkernel(Calibration& c, const std::string& k) { return &c.engine[k].prefill_kernel_us; }
@@ -254,6 +256,7 @@ Calibration prior_calibration() {
       if (k == "comm_latency_growth") e.comm_latency_growth = x;
       if (k == "launch_scale") e.launch_scale = x;
       if (k == "tbo_overlap") e.tbo_overlap = x;
+      if (k == "weight_only_gemm") e.weight_only_gemm = x;
     }
   }
   for (const auto& [eng, o] : priors().at("engines").items()) {
@@ -343,7 +346,7 @@ FitResult fit_calibration(const std::vector<std::string>& exclude_sources) {
 
   const auto& preps = prepared();
   std::vector<int> used;
-  std::set<std::string> families, engines;
+  std::set<std::string> families, engines, wonly;
   for (int i = 0; i < static_cast<int>(preps.size()); ++i) {
     if (!preps[i].fit) continue;  // validation only
     if (std::find(exclude_sources.begin(), exclude_sources.end(), preps[i].source) != exclude_sources.end()) continue;
@@ -351,6 +354,7 @@ FitResult fit_calibration(const std::vector<std::string>& exclude_sources) {
     families.insert(preps[i].s.gpu.family);
     engines.insert(preps[i].s.deployment.engine.profile);
     res.fitted_on[preps[i].s.gpu.family].push_back(preps[i].m.at("id"));
+    if (weight_only_int(preps[i].s.precision)) wonly.insert(preps[i].s.gpu.family);
   }
   std::vector<Param> params;
   for (const auto& f : families) {
@@ -360,6 +364,8 @@ FitResult fit_calibration(const std::vector<std::string>& exclude_sources) {
     params.push_back({false, f, f_launch, 0.3, 5, 0});
     params.push_back({false, f, f_arbw, 0.1, 0.95, 0});
   }
+  // Only a family with weight-only quantized figures fits their kernel factor; the rest keep the prior.
+  for (const auto& f : wonly) params.push_back({false, f, f_wonly, 0.3, 1.2, 0, true});
   for (const auto& e : engines) {
     params.push_back({true, e, e_step, 0.05, 20, 0});
     params.push_back({true, e, e_kernel, 0.2, 100, 0});
@@ -382,7 +388,8 @@ FitResult fit_calibration(const std::vector<std::string>& exclude_sources) {
   std::vector<double> measured(preps.size());
   for (int i : used) work[i] = preps[i].s, measured[i] = preps[i].m.at("measured").get<double>();
   auto touches = [&](const Param& p, int i) {
-    return p.engine ? preps[i].s.deployment.engine.profile == p.key : preps[i].s.gpu.family == p.key;
+    if (p.engine) return preps[i].s.deployment.engine.profile == p.key;
+    return preps[i].s.gpu.family == p.key && (!p.weight_only || weight_only_int(preps[i].s.precision));
   };
   // A figure's loss depends only on the fitted factors of its family and engine (apply()), and the
   // descent retries the same points pass after pass: each figure remembers its loss per factor tuple.

@@ -42,6 +42,7 @@ static Efficiency read_eff(const json& j, Efficiency e) {
   e.launch_scale = j.value("launch_scale", e.launch_scale);
   e.tbo_overlap = j.value("tbo_overlap", e.tbo_overlap);
   e.block_fp8_tflops_per_sm = j.value("block_fp8_tflops_per_sm", e.block_fp8_tflops_per_sm);
+  e.weight_only_gemm = j.value("weight_only_gemm", e.weight_only_gemm);
   e.platform = j.value("platform", e.platform);
   return e;
 }

@@ -56,6 +56,11 @@ double weight_bytes(DType t, int g) {
   return 2.0;
 }
 
+bool weight_only_int(const Precision& p) {
+  const bool a16 = p.activations == DType::BF16 || p.activations == DType::FP16;
+  return a16 && (p.weights == DType::INT4 || p.weights == DType::INT8 || p.weights == DType::FP8);
+}
+
 bool gemm_dtype(DType w, DType a, DType& out, std::string& why_en, std::string& why_zh) {
   const bool w16 = w == DType::BF16 || w == DType::FP16;
   const bool w4fp = w == DType::NVFP4 || w == DType::MXFP4 || w == DType::FP4;

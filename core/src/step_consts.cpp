@@ -78,6 +78,9 @@ StepConsts step_consts(const Pool& p) {
   // Grouped expert GEMMs run the engine's MoE kernels, not cuBLAS: their own factor per engine.
   // Source: engine profiles (core/data/engines.json moe_gemm), fitted on each engine's MoE figures.
   k.moe_peak = peak * std::min(0.98, e.gemm * ek.gemm * p.deployment->engine.overheads.moe_gemm);
+  // Weight-only quantization: the Marlin-class kernel's rate against the native 16-bit GEMM's.
+  // Source: IST-DASLab/marlin issue #21 (0.82 at M=16384); fitted per family (gpus.json weight_only_gemm).
+  if (weight_only_int(*p.precision)) k.gemm_peak *= e.weight_only_gemm, k.moe_peak *= e.weight_only_gemm;
   const GemmBound bound = block_fp8_bound(p);
   if (bound.flops_s > 0 && bound.dense) k.gemm_peak = std::min(k.gemm_peak, bound.flops_s);
   if (bound.flops_s > 0 && bound.experts) k.moe_peak = std::min(k.moe_peak, bound.flops_s);

@@ -84,7 +84,8 @@ TEST(PhysicsBenchmarks, LeaveOneSourceOutAccuracyAndBands) {
   }
   EXPECT_GE(rows.size(), 1527u);
   EXPECT_GE(errs.size(), 1272u);
-  // Every figure, validation-only sources included: 1,527 figures, 16.7% / 73.9% (16.4% / 71.9% over 1,262 before the 265
+  // Every figure, validation-only sources included: 1,527 figures, 16.2% / 72.3% (16.7% / 73.9% before weight-only quantized
+  // GEMMs ran at their Marlin-class rate, 2026-12-07; 16.4% / 71.9% over 1,262 before the 265
   // figures of AccelMark's H20-3e/A800/A100 runs and eight GPUStack pages, held out at 19.0% before their refit, and 16.1% /
   // 71.9% before trtllm-bench's own limits for the v1.0/v1.2 rows; 16.7% / 72.3% over 1,174 before the 88
   // figures of TensorRT-LLM 1.2's MoE tables and an SGLang A100 thread, held out at 14.8% before their refit; 16.7% / 74.8% over 1,119 before the 55
@@ -107,15 +108,17 @@ TEST(PhysicsBenchmarks, LeaveOneSourceOutAccuracyAndBands) {
   // NVLink domain and vLLM's A100 defaults; 17.3% over 630 before
   // GPUStack's gpt-oss A100 runs joined as validation only, docs/MEASUREMENTS.md distortion rule,
   // and its GLM-4.6 H100 runs joined the fit, 2.2-2.5x fast held out).
-  EXPECT_LE(quantile(all, 0.5), 17.9);
-  EXPECT_LE(quantile(all, 0.9), 80.0);
+  EXPECT_LE(quantile(all, 0.5), 17.0);
+  EXPECT_LE(quantile(all, 0.9), 75.0);
   EXPECT_LE(quantile(validation_only, 0.5), 90.0);
   EXPECT_GE(gpus.size(), 8u);
   EXPECT_GE(engines.size(), 3u);
   EXPECT_GE(models.size(), 9u);
   EXPECT_TRUE(kinds.count("ttft") && kinds.count("tpot") && kinds.count("throughput") && kinds.count("latency"));
-  // Fitted sources: guards the measured 15.1% / 48.7%, 236 beyond 35%, 100 beyond 60%, 10 beyond 300% over 1,272 figures
-  // (issue 9's bar, 12% / 35%, none beyond 60%, is not met: docs/PHYSICS.md; 13.8% / 44.6%, 151, 66 over 1,007 before the
+  // Fitted sources: guards the measured 14.6% / 48.4%, 211 beyond 35%, 95 beyond 60%, 8 beyond 300% over 1,272 figures
+  // (issue 9's bar, 12% / 35%, none beyond 60%, is not met: docs/PHYSICS.md; 15.1% / 48.7%, 236, 100, 10 before
+  // weight-only quantized GEMMs (INT4/INT8/FP8 weights, 16-bit activations) ran at the family's weight_only_gemm share,
+  // fitted 0.56 on Ampere: GPUStack's FP8 and AWQ A100 bursts +38..+76% -> within 16%; 13.8% / 44.6%, 151, 66 over 1,007 before the
   // 265 figures of AccelMark's H20-3e/A800/A100 runs and eight GPUStack pages (Qwen3 8B/14B/32B and gpt-oss-20b by their
   // config.json; 19.0% off before their refit, GPUStack's Qwen3 H100 bursts 52-87%), whose refit took the other 1,007 to 14.6%;
   // 13.6% / 43.6%, 150, 66 before trtllm-bench's own batch cap and token budget for the v1.0/v1.2 rows (DeepSeek-R1's
@@ -145,10 +148,10 @@ TEST(PhysicsBenchmarks, LeaveOneSourceOutAccuracyAndBands) {
   // memory fraction; 12.0% / 45.4%, 75 before eager decode above the CUDA-graph limit; 12.4% / 47.7%, 76 before the rack-scale NVLink domain and vLLM's A100 defaults; 12.3% / 44.6%, 70 before GPUStack's GLM-4.6 H100 runs, all 6 beyond 100%). The median was 11.7% before a finite run's first wave entered its mean
   // TTFT (2026-12-04): one row, SGLang's cookbook Llama 70B on A100 at concurrency 100, measures less
   // than that wave's physical floor and drags Ampere's held-out fold.
-  EXPECT_LE(quantile(errs, 0.5), 15.4);
-  EXPECT_LE(quantile(errs, 0.9), 49.0);
-  EXPECT_LE(std::count_if(errs.begin(), errs.end(), [](double e) { return e > 35.0; }), 240);
-  EXPECT_LE(std::count_if(errs.begin(), errs.end(), [](double e) { return e > 300.0; }), 10);
+  EXPECT_LE(quantile(errs, 0.5), 14.9);
+  EXPECT_LE(quantile(errs, 0.9), 48.8);
+  EXPECT_LE(std::count_if(errs.begin(), errs.end(), [](double e) { return e > 35.0; }), 215);
+  EXPECT_LE(std::count_if(errs.begin(), errs.end(), [](double e) { return e > 300.0; }), 9);
   int validated = 0;
   for (const auto& [regime, e] : by_regime) {
     SCOPED_TRACE(regime);

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "slo/engine.hpp"
+#include "slo/hardware.hpp"
 #include "slo/evaluation.hpp"
 #include "slo/kv_cache.hpp"
 #include "slo/scenario.hpp"
@@ -323,4 +324,36 @@ TEST(PhysicsFidelity, EagerDecodeAboveTheCudaGraphLimit) {
   };
   EXPECT_GT(per_seq_step("sglang", 257), per_seq_step("sglang", 256) + 1e-3) << "eager launches past the graph limit";
   EXPECT_NEAR(per_seq_step("trtllm", 257), per_seq_step("trtllm", 256), 1e-4);
+}
+
+// Weight-only quantization (AWQ/GPTQ INT4, FP8 weights on a GPU without FP8 tensor cores) runs a
+// Marlin-class kernel that dequantizes in the GEMM's main loop: a compute-bound GEMM runs at the
+// family's weight_only_gemm share of the 16-bit rate (gpus.json; prior 0.82, Marlin issue #21).
+// Native 8-bit GEMMs (FP8 x FP8 on Hopper) and 16-bit ones never take it.
+TEST(PhysicsFidelity, WeightOnlyQuantizedGemmsRunAtTheMarlinRate) {
+  const auto gemm = [](json doc, double weight_only) {
+    Evaluation ev = evaluate_scenario(scenario(doc), kNoTtft);
+    Pool pool = ev.pools.front().pool;
+    Gpu g = *pool.gpu;
+    g.eff.weight_only_gemm = weight_only;
+    pool.gpu = &g;
+    return prefill_pass(pool, 16384, 4, 4 * 4096.0 * 2048.0, 0);
+  };
+  json awq = dense("meta-llama/Llama-3.1-70B-Instruct", "a100-80g", 4);
+  awq["precision"] = {{"weights", "int4"}, {"activations", "bf16"}, {"kv_cache", "bf16"}};
+  // A 16k-token pass on 70B is compute-bound: its GEMM time scales as 1 / weight_only_gemm.
+  const StepParts full = gemm(awq, 1.0), marlin = gemm(awq, 0.5);
+  EXPECT_NEAR(marlin.gemm / full.gemm, 2.0, 0.05);
+  EXPECT_DOUBLE_EQ(marlin.gemm_flops, full.gemm_flops);
+  json fp8_on_a100 = awq;
+  fp8_on_a100["precision"]["weights"] = "fp8";
+  EXPECT_GT(gemm(fp8_on_a100, 0.5).gemm, 1.9 * gemm(fp8_on_a100, 1.0).gemm);
+  const json bf16 = dense("meta-llama/Llama-3.1-70B-Instruct", "a100-80g", 4);
+  EXPECT_DOUBLE_EQ(gemm(bf16, 0.5).gemm, gemm(bf16, 1.0).gemm);
+  const json fp8_native = dense("meta-llama/Llama-3.1-70B-Instruct", "h100-80g", 4, 1, "fp8");
+  EXPECT_DOUBLE_EQ(gemm(fp8_native, 0.5).gemm, gemm(fp8_native, 1.0).gemm);
+  // The fitted share is a physical fraction, and the prior holds where no figure fits it.
+  EXPECT_GT(find_gpu("a100-80g")->eff.weight_only_gemm, 0.4);
+  EXPECT_LE(find_gpu("a100-80g")->eff.weight_only_gemm, 1.0);
+  EXPECT_DOUBLE_EQ(find_gpu("l40s")->eff.weight_only_gemm, 0.82);
 }

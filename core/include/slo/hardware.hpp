@@ -32,6 +32,12 @@ struct Efficiency {
   // achieved TFLOP/s per SM of the Triton/CUTLASS kernels, which promote every 128-deep partial sum
   // to FP32 on the CUDA cores (0: no such bound, e.g. block scaling in hardware).
   double block_fp8_tflops_per_sm = 0;
+  // Weight-only quantized GEMMs (INT4/INT8/FP8 weights with 16-bit activations: AWQ, GPTQ, FP8 on
+  // GPUs without FP8 tensor cores) run mixed-precision kernels (Marlin) that dequantize the weights
+  // on the CUDA cores for every 64-row slice of the batch: their tensor-core FLOPs / the native
+  // 16-bit GEMM's. Prior 0.82: Marlin 12.80 ms vs FP16 cuBLAS 10.45 ms at M=16384, 11008 x 4096
+  // (IST-DASLab/marlin issue #21, RTX 6000 Ada); fitted per family where such figures exist.
+  double weight_only_gemm = 0.82;
   std::string platform = "cuda"; // software stack the family runs ("cuda", "rocm"): selects the engine build
 };
 

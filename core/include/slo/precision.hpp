@@ -32,4 +32,8 @@ double weight_bytes(DType t, int group_size);
 // dequantizes to the activation format. Returns false (with the reason) for pairs no kernel runs.
 bool gemm_dtype(DType weights, DType activations, DType& out, std::string& why_en, std::string& why_zh);
 
+// INT4/INT8/FP8 weights with 16-bit activations: a mixed-precision (Marlin-class) kernel dequantizes
+// the weights inside the GEMM. MXFP4/NVFP4 weights are not counted (their kernels differ by GPU).
+bool weight_only_int(const Precision& p);
+
 }  // namespace slo
