@@ -151,6 +151,10 @@ void add_method(Report& r, const Ctx& c) {
                (s.gpu.calibrated_figures == 0 ? std::string(b.t(" (no published measurement for this GPU: family defaults)", "（该 GPU 无公开实测：使用同族默认值）"))
                                             : std::string(b.t(" (fitted on ", "（拟合自 ")) + std::to_string(s.gpu.calibrated_figures) +
                                                   (s.gpu.calibrated_figures == 1 ? b.t(" published measurement)", " 个公开实测）") : b.t(" published measurements)", " 个公开实测）"))));
+    if (weight_only_int(s.precision))
+      sec.bullet(std::string(b.t("Weight-only quantized GEMMs (", "仅权重量化的 GEMM（")) + dtype_name(s.precision.weights) + b.t(" weights, ", " 权重、") +
+                 dtype_name(s.precision.activations) + b.t(" activations) run a Marlin-class kernel that dequantizes inside the GEMM: ", " 激活）使用在 GEMM 内反量化的 Marlin 类内核：速率为该 GPU 族 16 位 GEMM 的 ") +
+                 b.num(s.gpu.eff.weight_only_gemm * 100, 0) + b.t("% of the 16-bit GEMM rate on this GPU family.", "%。"));
     if (s.gpu.calibrated_figures == 0)
       r.warnings.push_back(std::string(s.gpu.name) + b.t(": no published measurement in the calibration set; expect larger errors.", "：校准集中没有公开实测，误差可能更大。"));
     if (!ev.load_sustainable && ev.lambda_load > 0)

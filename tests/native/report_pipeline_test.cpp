@@ -3,11 +3,13 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <regex>
 
 #include "slo/analysis.hpp"
 #include "slo/api.hpp"
 #include "slo/corrected_report.hpp"
+#include "slo/hardware.hpp"
 #include "slo/scenario.hpp"
 #include "slo/search.hpp"
 #include "slo/seed_method.hpp"
@@ -163,6 +165,22 @@ TEST(ReportPipeline, DensePoolsHaveNoMoeTpLabel) {
                               {"deployment", {{"colocated", {{"gpus", 8}, {"attention_tp", 8}, {"ep", 1}, {"redundant_experts", 0}}}}},
                               {"reference", {{"preset", "none"}}}};
   EXPECT_NE(render_text(corrected_report(test::scenario(moe), Lang::En)).find("MoE TP8"), std::string::npos);
+}
+
+// The method section names the weight-only GEMM rate when the weights are dequantized inside the GEMM
+// (AWQ INT4 with BF16 activations on A100: the fitted Ampere share), and only then.
+TEST(ReportPipeline, MethodNamesTheWeightOnlyGemmRate) {
+  nlohmann::json awq = {{"model", {{"preset", "meta-llama/Llama-3.1-70B-Instruct"}}},
+                        {"precision", {{"weights", "int4"}, {"activations", "bf16"}, {"kv_cache", "bf16"}}},
+                        {"hardware", {{"gpu", "a100-80g"}, {"nodes", 1}}},
+                        {"deployment", {{"colocated", {{"gpus", 4}, {"attention_tp", 4}, {"ep", 1}, {"redundant_experts", 0}}}}},
+                        {"reference", {{"preset", "none"}}}};
+  const std::string pct = std::to_string(static_cast<int>(std::lround(find_gpu("a100-80g")->eff.weight_only_gemm * 100))) + "% of the 16-bit GEMM rate";
+  const std::string text = render_text(corrected_report(test::scenario(awq), Lang::En));
+  EXPECT_NE(text.find("Weight-only quantized GEMMs (int4 weights, bf16 activations) run a Marlin-class kernel"), std::string::npos) << text;
+  EXPECT_NE(text.find(pct), std::string::npos) << pct;
+  awq["precision"] = {{"weights", "bf16"}, {"activations", "bf16"}, {"kv_cache", "bf16"}};
+  EXPECT_EQ(render_text(corrected_report(test::scenario(awq), Lang::En)).find("Weight-only quantized"), std::string::npos);
 }
 
 }  // namespace
