@@ -71,12 +71,29 @@ run('boot adopts the early worker, evaluates once and starts the search worker a
   assert.equal(seen.workers.length >= 1 && seen.workers[0].url, 'js/engine-worker.js', 'the first worker is the preload script\'s');
   assert.deepEqual(seen.posts.filter((x) => x.fn === 'evaluate').length, 1, 'the first report costs one evaluation');
   assert.equal(seen.posts.find((x) => x.fn === 'evaluate').workers, 1, 'the page adopted the early worker instead of making one');
+  assert.equal(await p.evaluate(() => window.SloEstimator.speculated()), 1, 'the first evaluation is the one the worker ran ahead (js/preload.js)');
   const evalAt = seen.posts.find((x) => x.fn === 'evaluate').at;
   const catalogAt = seen.posts.find((x) => x.fn === 'catalog').at;
   assert.ok(evalAt - catalogAt < 50, 'the evaluation is sent with the first requests, not after the editor is built');
   await p.waitForFunction(() => window.__workers.length === 2, null, { timeout: 10000 });
   await H.assertClean(p, assert);
   await p.close();
+});
+
+// The worker's speculative first evaluation (js/preload.js) matches the page's request in either
+// language, and a link's scenario is never answered from it.
+run('the early worker evaluates the defaults ahead in the page language, never for a link', async () => {
+  const zh = await fresh('#lang=zh');
+  assert.equal(await zh.evaluate(() => window.SloEstimator.speculated()), 1);
+  assert.match(await zh.locator('#report-panel .report-title').first().innerText(), /评估报告/);
+  await H.assertClean(zh, assert);
+  await zh.close();
+  const doc = { version: 2, hardware: { gpu: 'h200-141g', nodes: 4 } };
+  const link = await fresh('#s=0.' + Buffer.from(JSON.stringify(doc)).toString('base64url') + '&lang=en');
+  assert.equal(await link.evaluate(() => window.SloEstimator.speculated()), 0);
+  assert.equal(await link.evaluate(() => window.SloEstimator.scenario().hardware.gpu), 'h200-141g');
+  await H.assertClean(link, assert);
+  await link.close();
 });
 
 // A preload worker whose script fails is dropped, whether its error comes before the page adopts it

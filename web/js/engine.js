@@ -32,6 +32,7 @@ class WorkerEngine {
       if (!p) return;
       if (typeof d.progress === 'number') { if (p.onProgress) p.onProgress(d.progress); return; }
       this.pending.delete(d.id);
+      if (d.speculated) this.speculated = (this.speculated || 0) + 1;  // answered by js/preload.js's speculation
       if (d.err) p.reject(new Error(d.err));
       else p.resolve(d.out);
     };
@@ -151,6 +152,7 @@ function withFallback(eng) {
   let main = null;
   return {
     get mode() { return main ? main.mode : eng.mode; },
+    get speculated() { return eng.speculated || 0; },
     async call(fn, ...args) {
       if (main) return main.call(fn, ...args);
       try {

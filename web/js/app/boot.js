@@ -151,6 +151,7 @@ export const publicApi = {
   hashPending: () => hashPending(),
   markdown: () => markdownText(),
   engine: () => (E ? E.mode : ''),
+  speculated: () => (E && E.speculated) || 0,  // core answers the worker had computed ahead (js/preload.js)
   csv: () => Exports.tablesCsv(currentReport() || {}),
   // Renders a given report document (schema 1) as if the core had returned it (renderer tests).
   renderReport: (r) => renderReportArea(r),
