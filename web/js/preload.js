@@ -11,7 +11,7 @@
     // Without a scenario in the link the page's first evaluation is the defaults' in the page's
     // language (js/app/boot.js, js/app/evaluate.js request()): the worker runs it as soon as the
     // core is ready instead of after the page's script has started; the page takes that answer
-    // when it asks the same (tests/browser/newuser.test.mjs checks that it does).
+    // when it asks the same (tests/browser/editor.test.mjs checks that it does).
     var hash = String(location.hash || '').replace(/^#/, ''), lang = null, scenario = false;
     hash.split('&').forEach(function (part) {
       var k = part.split('=')[0], v = part.slice(k.length + 1);
