@@ -61,7 +61,7 @@ run('boot adopts the early worker, evaluates once and starts the search worker a
     const W = window.Worker;
     window.Worker = class extends W {
       constructor(url, o) { super(url, o); window.__workers.push({ url: String(url), at: performance.now() }); }
-      postMessage(m, t) { if (m && m.fn) window.__posts.push({ fn: m.fn, at: performance.now(), workers: window.__workers.length }); return super.postMessage(m, t); }
+      postMessage(m, t) { if (m && m.fn) window.__posts.push({ fn: m.fn, args: m.args, at: performance.now(), workers: window.__workers.length }); return super.postMessage(m, t); }
     };
   });
   await p.goto(env.srv.url + '#lang=en');
@@ -71,6 +71,7 @@ run('boot adopts the early worker, evaluates once and starts the search worker a
   assert.equal(seen.workers.length >= 1 && seen.workers[0].url, 'js/engine-worker.js', 'the first worker is the preload script\'s');
   assert.deepEqual(seen.posts.filter((x) => x.fn === 'evaluate').length, 1, 'the first report costs one evaluation');
   assert.equal(seen.posts.find((x) => x.fn === 'evaluate').workers, 1, 'the page adopted the early worker instead of making one');
+  assert.deepEqual(JSON.parse(seen.posts.find((x) => x.fn === 'evaluate').args[1]).formats, ['json'], 'the report\'s Markdown waits for an export that asks for it');
   assert.equal(await p.evaluate(() => window.SloEstimator.speculated()), 1, 'the first evaluation is the one the worker ran ahead (js/preload.js)');
   const evalAt = seen.posts.find((x) => x.fn === 'evaluate').at;
   const catalogAt = seen.posts.find((x) => x.fn === 'catalog').at;

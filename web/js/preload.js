@@ -28,6 +28,6 @@
       }
     }
     if (!scenario && hash.length <= 32768)
-      early.worker.postMessage({ speculate: { fn: 'evaluate', args: [JSON.stringify({ version: 2 }), JSON.stringify({ lang: lang, method: 'corrected', formats: ['json', 'markdown'] })] } });
+      early.worker.postMessage({ speculate: { fn: 'evaluate', args: [JSON.stringify({ version: 2 }), JSON.stringify({ lang: lang, method: 'corrected', formats: ['json'] })] } });
   } catch (e) { /* refused (CSP, sandbox): engine.js makes its own or runs on the main thread */ }
 })();

@@ -3,6 +3,7 @@ import { Exports } from '../exports.js';
 import { $, state, t } from './state.js';
 import { coreVersion } from './boot.js';
 import { currentReport, seedEval } from './report-area.js';
+import { reportMarkdown } from './evaluate.js';
 import { fullUrl, toast } from './links.js';
 
 // ---------------------------------------------------------------- exports
@@ -17,7 +18,7 @@ function exportBase() {
 
 export async function markdownText() {
   if (!state.result) return '';
-  if (state.tab !== 'seed') return typeof state.result.markdown === 'string' ? state.result.markdown : '';
+  if (state.tab !== 'seed') return reportMarkdown();
   const s = await seedEval(state.result.scenario, state.lang);
   return s && s.ok && typeof s.markdown === 'string' ? s.markdown : '';
 }

@@ -19,6 +19,7 @@ export const state = {
   explicit: new Set(), // leaf paths the user set (sent to the core; the rest is derived)
   catalog: null,
   result: null,        // last evaluate() result with ok = true
+  resultDoc: '',       // the document (JSON) that result was evaluated from (its Markdown is asked for on export)
   minimal: null,
   errors: [],
   seed: null,          // {key, report} cache of the seed method's report
