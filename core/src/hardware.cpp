@@ -1,5 +1,6 @@
 #include "slo/hardware.hpp"
 
+#include <cmath>
 #include <map>
 
 #include "slo/data.hpp"
@@ -24,6 +25,19 @@ double Gpu::peak(DType t) const {
     case DType::FP4: return fp4_flops;
   }
   return bf16_flops;
+}
+
+// An attention kernel's time per tile is its MMAs plus the work the rest of the SM does around them
+// (softmax, rescaling, loads), which runs at the SM's own rate: t = F/peak x (1 + r), r = 1/e - 1 at
+// the family's reference GPU. A GPU whose tensor cores are slower against its CUDA cores (H20: 148
+// BF16 / 44 FP32 TFLOPS against H100's 989 / 66.9) keeps them busier: r scales with that ratio.
+// Source: FlashMLA on H20 115-127 of 148 TFLOPS (deepseek-ai/FlashMLA#30) against 580 of 989 on
+// H800; FlashAttention-3 on H20 108-126 of 148 (Dao-AILab/flash-attention#1310).
+double Gpu::tensor_efficiency(double e) const {
+  if (eff.tensor_fp32_ratio <= 0 || fp32_flops <= 0 || bf16_flops <= 0 || e <= 0) return e;
+  const double rho = bf16_flops / fp32_flops / eff.tensor_fp32_ratio;
+  if (std::fabs(rho - 1.0) < 1e-9) return e;  // the reference balance: the family's share as it is
+  return 1.0 / (1.0 + (1.0 / e - 1.0) * rho);
 }
 
 static Efficiency read_eff(const json& j, Efficiency e) {
@@ -85,6 +99,7 @@ const std::vector<Gpu>& gpu_presets() {
       x.fp8_flops = g.value("fp8_tflops", 0.0) * 1e12;
       x.int8_ops = g.value("int8_tops", 0.0) * 1e12;
       x.fp4_flops = g.value("fp4_tflops", 0.0) * 1e12;
+      x.fp32_flops = g.value("fp32_tflops", 0.0) * 1e12;
       x.nvlink_bytes_s = g.value("nvlink_gb_s", 0.0) * 1e9;
       x.nic_bytes_s = g.value("nic_gb_s", 0.0) * 1e9;
       x.nvlink_domain = g.value("nvlink_domain", 8);
@@ -99,6 +114,18 @@ const std::vector<Gpu>& gpu_presets() {
         x.calibrated_figures = f.is_array() ? static_cast<int>(f.size()) : f.get<int>();
       }
       out.push_back(std::move(x));
+    }
+    // A family's attention share holds at its reference GPU's tensor/FP32 ratio (Gpu::tensor_efficiency);
+    // a family without one applies it to every GPU as it is.
+    for (const auto& [name, f] : fams.items()) {
+      if (!f.contains("tensor_reference_gpu")) continue;
+      const std::string ref = f.at("tensor_reference_gpu");
+      double ratio = 0;
+      for (const auto& x : out)
+        if (x.id == ref && x.fp32_flops > 0) ratio = x.bf16_flops / x.fp32_flops;
+      if (ratio <= 0) throw InternalError("gpus.json: family " + name + ": reference GPU " + ref + " unknown or without fp32_tflops");
+      for (auto& x : out)
+        if (x.family == name) x.eff.tensor_fp32_ratio = ratio;
     }
     return out;
   }();

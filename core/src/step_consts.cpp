@@ -89,7 +89,10 @@ StepConsts step_consts(const Pool& p) {
   const DType kv = p.precision->kv_cache, act = p.precision->activations;
   k.act8 = act == DType::FP8 || act == DType::INT8;
   const bool attn8 = (kv == DType::FP8 || kv == DType::INT8) && k.act8 && g.peak(act) > 0;
-  k.attn_peak = (attn8 ? g.peak(act) : g.bf16_flops) * std::min(0.98, e.attention * ek.attention);
+  // The family's attention share at this GPU's tensor/FP32 balance (Gpu::tensor_efficiency). GEMMs keep
+  // the family's share: no GEMM measurement on such a GPU shows the same, and scaling them too was
+  // worse held out (docs/PHYSICS.md, Calibration item 11).
+  k.attn_peak = (attn8 ? g.peak(act) : g.bf16_flops) * std::min(0.98, g.tensor_efficiency(e.attention) * ek.attention);
   k.wq = weight_bytes(p.precision->weights, p.precision->group_size);
   k.imbalance = 1.0 / p.deployment->balance(k.ep, p.cfg.redundant_experts);
   k.expert_pad = marlin_padding(p, k.moe_tp);

@@ -115,9 +115,11 @@ TEST(PhysicsBenchmarks, LeaveOneSourceOutAccuracyAndBands) {
   EXPECT_GE(engines.size(), 3u);
   EXPECT_GE(models.size(), 9u);
   EXPECT_TRUE(kinds.count("ttft") && kinds.count("tpot") && kinds.count("throughput") && kinds.count("latency"));
-  // Fitted sources: guards the measured 14.6% / 48.4%, 211 beyond 35%, 95 beyond 60%, 8 beyond 300% over 1,272 figures
-  // (issue 9's bar, 12% / 35%, none beyond 60%, is not met: docs/PHYSICS.md; 15.1% / 48.7%, 236, 100, 10 before
-  // weight-only quantized GEMMs (INT4/INT8/FP8 weights, 16-bit activations) ran at the family's weight_only_gemm share,
+  // Fitted sources: guards the measured 14.55% / 49.1%, 209 beyond 35%, 94 beyond 60%, 10 beyond 300% over 1,272 figures
+  // (issue 9's bar, 12% / 35%, none beyond 60%, is not met: docs/PHYSICS.md; 14.6% / 48.4%, 211, 95, 8 before an attention
+  // kernel's share followed its GPU's tensor/FP32 balance (Gpu::tensor_efficiency: Tencent's 16 x H20 36.5% -> 30.4% held
+  // out, Ant Group's H20 page 17.0% -> 8.5%; GPUStack's two gpt-oss-20b TensorRT-LLM H100 bursts 298% -> 305% slow, now
+  // beyond 300%); 15.1% / 48.7%, 236, 100, 10 before weight-only quantized GEMMs (INT4/INT8/FP8 weights, 16-bit activations) ran at the family's weight_only_gemm share,
   // fitted 0.56 on Ampere: GPUStack's FP8 and AWQ A100 bursts +38..+76% -> within 16%; 13.8% / 44.6%, 151, 66 over 1,007 before the
   // 265 figures of AccelMark's H20-3e/A800/A100 runs and eight GPUStack pages (Qwen3 8B/14B/32B and gpt-oss-20b by their
   // config.json; 19.0% off before their refit, GPUStack's Qwen3 H100 bursts 52-87%), whose refit took the other 1,007 to 14.6%;
@@ -148,10 +150,10 @@ TEST(PhysicsBenchmarks, LeaveOneSourceOutAccuracyAndBands) {
   // memory fraction; 12.0% / 45.4%, 75 before eager decode above the CUDA-graph limit; 12.4% / 47.7%, 76 before the rack-scale NVLink domain and vLLM's A100 defaults; 12.3% / 44.6%, 70 before GPUStack's GLM-4.6 H100 runs, all 6 beyond 100%). The median was 11.7% before a finite run's first wave entered its mean
   // TTFT (2026-12-04): one row, SGLang's cookbook Llama 70B on A100 at concurrency 100, measures less
   // than that wave's physical floor and drags Ampere's held-out fold.
-  EXPECT_LE(quantile(errs, 0.5), 14.9);
-  EXPECT_LE(quantile(errs, 0.9), 48.8);
+  EXPECT_LE(quantile(errs, 0.5), 14.8);
+  EXPECT_LE(quantile(errs, 0.9), 49.4);
   EXPECT_LE(std::count_if(errs.begin(), errs.end(), [](double e) { return e > 35.0; }), 215);
-  EXPECT_LE(std::count_if(errs.begin(), errs.end(), [](double e) { return e > 300.0; }), 9);
+  EXPECT_LE(std::count_if(errs.begin(), errs.end(), [](double e) { return e > 300.0; }), 10);
   int validated = 0;
   for (const auto& [regime, e] : by_regime) {
     SCOPED_TRACE(regime);

@@ -183,6 +183,23 @@ TEST(ReportPipeline, MethodNamesTheWeightOnlyGemmRate) {
   EXPECT_EQ(render_text(corrected_report(test::scenario(awq), Lang::En)).find("Weight-only quantized"), std::string::npos);
 }
 
+// The method names the attention share of the scenario's GPU, and says where it comes from when its
+// tensor/FP32 balance differs from its family's reference GPU (Gpu::tensor_efficiency).
+TEST(ReportPipeline, MethodNamesTheGpusOwnComputeShares) {
+  nlohmann::json doc = {{"model", {{"preset", "meta-llama/Llama-3.1-70B-Instruct"}}},
+                        {"hardware", {{"gpu", "h20-96g"}, {"nodes", 1}}},
+                        {"deployment", {{"colocated", {{"gpus", 8}, {"attention_tp", 8}, {"ep", 1}, {"redundant_experts", 0}}}}},
+                        {"reference", {{"preset", "none"}}}};
+  const Gpu& h20 = *find_gpu("h20-96g");
+  const std::string attn = "attention " + std::to_string(static_cast<int>(std::lround(h20.tensor_efficiency(h20.eff.attention) * 100))) + "%";
+  const std::string text = render_text(corrected_report(test::scenario(doc), Lang::En));
+  EXPECT_NE(text.find("Efficiency factors of NVIDIA H20 96GB: GEMM"), std::string::npos);
+  EXPECT_NE(text.find(attn + ", HBM"), std::string::npos) << attn;
+  EXPECT_NE(text.find("so attention kernels keep them busier"), std::string::npos);
+  doc["hardware"]["gpu"] = "h100-80g";
+  EXPECT_EQ(render_text(corrected_report(test::scenario(doc), Lang::En)).find("keep them busier"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace slo
 
@@ -341,10 +358,10 @@ TEST(ReportPipeline, HeadlineNamesTheWorstMissAndItsFixApplies) {
   const Report r = corrected_report(test::scenario(json::object()), Lang::En);
   EXPECT_EQ(r.headline.rfind("Meets 2 of 5 targets. Throughput (input + output tokens/s): short by 92% (", 0), 0u) << r.headline;
   EXPECT_NE(r.headline.find(" tokens/s against 50,000 tokens/s). 2 more targets missed."), std::string::npos) << r.headline;
-  EXPECT_NE(r.headline.find("Smallest cluster meeting every target: 11 x 8 NVIDIA H20 96GB, 24P:64D."), std::string::npos) << r.headline;
+  EXPECT_NE(r.headline.find("Smallest cluster meeting every target: 10 x 8 NVIDIA H20 96GB, 24P:56D."), std::string::npos) << r.headline;
   const json out = json::parse(api::evaluate(api::default_scenario(), "{}"));
   ASSERT_TRUE(out.contains("recommended"));
-  EXPECT_EQ(out["recommended"]["gpus"], 88);
+  EXPECT_EQ(out["recommended"]["gpus"], 80);
   const json applied = json::parse(api::evaluate(out["recommended"]["scenario"].dump(), "{}"));
   ASSERT_TRUE(applied["ok"].get<bool>()) << applied["errors"].dump();
   EXPECT_EQ(applied["report"]["headline"].get<std::string>().rfind("Meets every target (5).", 0), 0u) << applied["report"]["headline"];

@@ -38,6 +38,9 @@ struct Efficiency {
   // 16-bit GEMM's. Prior 0.82: Marlin 12.80 ms vs FP16 cuBLAS 10.45 ms at M=16384, 11008 x 4096
   // (IST-DASLab/marlin issue #21, RTX 6000 Ada); fitted per family where such figures exist.
   double weight_only_gemm = 0.82;
+  // The family's reference ratio of dense BF16 tensor-core FLOPs to FP32 CUDA-core FLOPs (gpus.json
+  // tensor_reference_gpu: H100 SXM's 989 / 66.9 for Hopper); 0: its attention share applies to every GPU as it is.
+  double tensor_fp32_ratio = 0;
   std::string platform = "cuda"; // software stack the family runs ("cuda", "rocm"): selects the engine build
 };
 
@@ -62,6 +65,7 @@ struct Gpu {
   bool pcie_peers = false;    // no NVLink: peers talk over PCIe (gpus.json "peer_link": "pcie"; L20, L40S)
   bool gddr = false;          // board memory is GDDR6 (gpus.json "memory_kind"; L20, L40S, L4), not HBM: the page names it
   int sms = 132;              // streaming multiprocessors
+  double fp32_flops = 0;      // FP32 CUDA-core peak (0 = not stated: tensor_efficiency() leaves its family's factors)
   Efficiency eff;
   // Published figures its family's factors were fitted on (gpus.json "fitted_on": the ids, or their
   // count in the wasm's copy of the data; the ids themselves are the fit's output, slo-estimator fit).
@@ -69,6 +73,9 @@ struct Gpu {
 
   // Peak dense FLOPs for GEMMs in format t (0 when the GPU has no such tensor cores).
   double peak(DType t) const;
+  // The share of its tensor-core peak a compute-bound attention kernel reaches on this GPU, from its
+  // family's share e at the family's reference tensor/FP32 ratio (hardware.cpp).
+  double tensor_efficiency(double e) const;
 };
 
 const std::vector<Gpu>& gpu_presets();
