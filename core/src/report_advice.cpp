@@ -146,12 +146,13 @@ void add_method(Report& r, const Ctx& c) {
     Section& sec = r.add_section("method", b.t("How these numbers are computed", "计算方法"));
     sec.bullet(b.t("Each operation costs max(bytes / achieved HBM bandwidth, FLOPs / achieved peak); EP dispatch/combine over NVLink and RDMA with per-layer latency; two-batch overlap hides part of the communication.",
                    "每个算子耗时 = max(字节 / 实际显存带宽, FLOPs / 实际峰值)；EP dispatch/combine 按 NVLink 与 RDMA 带宽及每层延迟计算；两批重叠掩盖部分通信。"));
-    sec.bullet(std::string(b.t("Efficiency factors of ", "效率系数：")) + s.gpu.name + ": GEMM " + b.num(s.gpu.eff.gemm * 100, 0) + "%, attention " + b.num(s.gpu.tensor_efficiency(s.gpu.eff.attention) * 100, 0) +
+    const double attention = s.gpu.tensor_efficiency(s.gpu.eff.attention);  // at this GPU's tensor/FP32 balance
+    sec.bullet(std::string(b.t("Efficiency factors of ", "效率系数：")) + s.gpu.name + ": GEMM " + b.num(s.gpu.eff.gemm * 100, 0) + "%, attention " + b.num(attention * 100, 0) +
                "%, HBM " + b.num(s.gpu.eff.hbm * 100, 0) + "%, RDMA " + b.num(s.gpu.eff.rdma * 100, 0) + "%, NVLink " + b.num(s.gpu.eff.nvlink * 100, 0) + "%" +
                (s.gpu.calibrated_figures == 0 ? std::string(b.t(" (no published measurement for this GPU: family defaults)", "（该 GPU 无公开实测：使用同族默认值）"))
                                             : std::string(b.t(" (fitted on ", "（拟合自 ")) + std::to_string(s.gpu.calibrated_figures) +
                                                   (s.gpu.calibrated_figures == 1 ? b.t(" published measurement)", " 个公开实测）") : b.t(" published measurements)", " 个公开实测）"))));
-    if (s.gpu.tensor_efficiency(s.gpu.eff.attention) != s.gpu.eff.attention)
+    if (attention != s.gpu.eff.attention)
       sec.bullet(std::string(b.t("Its tensor cores are slower against its CUDA cores than its family's reference GPU's (", "其张量核心相对 CUDA 核心的速率低于同族参考 GPU（")) +
                  b.num(s.gpu.bf16_flops / s.gpu.fp32_flops, 1) + b.t(" against ", " 对 ") + b.num(s.gpu.eff.tensor_fp32_ratio, 1) +
                  b.t(" BF16/FP32 FLOPs), so attention kernels keep them busier: the family's attention share ", " BF16/FP32 FLOPs），注意力内核能让张量核心更满：该族注意力效率 ") +
