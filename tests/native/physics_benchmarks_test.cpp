@@ -82,9 +82,11 @@ TEST(PhysicsBenchmarks, LeaveOneSourceOutAccuracyAndBands) {
     by_regime[r.regime].push_back(r.predicted / r.measured - 1.0);
     EXPECT_LE(std::fabs(r.error_pct()), r.id.rfind("gpustack-gptoss20b-a100-sglang-", 0) == 0 ? 3200.0 : 600.0) << r.id << " (" << r.regime << "): predicted " << r.predicted << " vs measured " << r.measured << " " << r.unit;
   }
-  EXPECT_GE(rows.size(), 1527u);
-  EXPECT_GE(errs.size(), 1272u);
-  // Every figure, validation-only sources included: 1,527 figures, 16.2% / 72.3% (16.7% / 73.9% before weight-only quantized
+  EXPECT_GE(rows.size(), 1559u);
+  EXPECT_GE(errs.size(), 1300u);
+  // Every figure, validation-only sources included: 1,559 figures, 16.1% / 71.1% (16.0% / 71.9% over 1,527 before the 32 figures of
+  // four sources mapped before any prediction on 2026-12-07, stop 46, the 28 fitted ones 15.9% off before their refit; 16.2% / 72.3%
+  // before attention followed each GPU's tensor/FP32 balance; 16.7% / 73.9% before weight-only quantized
   // GEMMs ran at their Marlin-class rate, 2026-12-07; 16.4% / 71.9% over 1,262 before the 265
   // figures of AccelMark's H20-3e/A800/A100 runs and eight GPUStack pages, held out at 19.0% before their refit, and 16.1% /
   // 71.9% before trtllm-bench's own limits for the v1.0/v1.2 rows; 16.7% / 72.3% over 1,174 before the 88
@@ -115,8 +117,11 @@ TEST(PhysicsBenchmarks, LeaveOneSourceOutAccuracyAndBands) {
   EXPECT_GE(engines.size(), 3u);
   EXPECT_GE(models.size(), 9u);
   EXPECT_TRUE(kinds.count("ttft") && kinds.count("tpot") && kinds.count("throughput") && kinds.count("latency"));
-  // Fitted sources: guards the measured 14.55% / 49.1%, 209 beyond 35%, 94 beyond 60%, 10 beyond 300% over 1,272 figures
-  // (issue 9's bar, 12% / 35%, none beyond 60%, is not met: docs/PHYSICS.md; 14.6% / 48.4%, 211, 95, 8 before an attention
+  // Fitted sources: guards the measured 14.52% / 47.6%, 208 beyond 35%, 95 beyond 60%, 10 beyond 300% over 1,300 figures
+  // (issue 9's bar, 12% / 35%, none beyond 60%, is not met: docs/PHYSICS.md; the same 1,272 as before 14.55% -> 14.52%,
+  // p90 49.1% -> 48.4%, once the 28 fitted figures of 2026-12-07, stop 46 (Lambda's vLLM A100 bursts, vLLM PR 7117's H100
+  // offline runs, SGLang PR 6867's 32K prefill on H20; 15.9% off before their refit) joined the fit; 14.55% / 49.1%, 209, 94,
+  // 10 over 1,272 before them; 14.6% / 48.4%, 211, 95, 8 before an attention
   // kernel's share followed its GPU's tensor/FP32 balance (Gpu::tensor_efficiency: Tencent's 16 x H20 36.5% -> 30.4% held
   // out, Ant Group's H20 page 17.0% -> 8.5%; GPUStack's two gpt-oss-20b TensorRT-LLM H100 bursts 298% -> 305% slow, now
   // beyond 300%); 15.1% / 48.7%, 236, 100, 10 before weight-only quantized GEMMs (INT4/INT8/FP8 weights, 16-bit activations) ran at the family's weight_only_gemm share,
@@ -151,8 +156,8 @@ TEST(PhysicsBenchmarks, LeaveOneSourceOutAccuracyAndBands) {
   // TTFT (2026-12-04): one row, SGLang's cookbook Llama 70B on A100 at concurrency 100, measures less
   // than that wave's physical floor and drags Ampere's held-out fold.
   EXPECT_LE(quantile(errs, 0.5), 14.8);
-  EXPECT_LE(quantile(errs, 0.9), 49.4);
-  EXPECT_LE(std::count_if(errs.begin(), errs.end(), [](double e) { return e > 35.0; }), 215);
+  EXPECT_LE(quantile(errs, 0.9), 48.0);
+  EXPECT_LE(std::count_if(errs.begin(), errs.end(), [](double e) { return e > 35.0; }), 212);
   EXPECT_LE(std::count_if(errs.begin(), errs.end(), [](double e) { return e > 300.0; }), 10);
   int validated = 0;
   for (const auto& [regime, e] : by_regime) {
