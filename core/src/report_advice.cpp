@@ -147,8 +147,9 @@ void add_method(Report& r, const Ctx& c) {
     sec.bullet(b.t("Each operation costs max(bytes / achieved HBM bandwidth, FLOPs / achieved peak); EP dispatch/combine over NVLink and RDMA with per-layer latency; two-batch overlap hides part of the communication.",
                    "每个算子耗时 = max(字节 / 实际显存带宽, FLOPs / 实际峰值)；EP dispatch/combine 按 NVLink 与 RDMA 带宽及每层延迟计算；两批重叠掩盖部分通信。"));
     const double attention = s.gpu.tensor_efficiency(s.gpu.eff.attention);  // at this GPU's tensor/FP32 balance
-    sec.bullet(std::string(b.t("Efficiency factors of ", "效率系数：")) + s.gpu.name + ": GEMM " + b.num(s.gpu.eff.gemm * 100, 0) + "%, attention " + b.num(attention * 100, 0) +
-               "%, HBM " + b.num(s.gpu.eff.hbm * 100, 0) + "%, RDMA " + b.num(s.gpu.eff.rdma * 100, 0) + "%, NVLink " + b.num(s.gpu.eff.nvlink * 100, 0) + "%" +
+    sec.bullet(std::string(b.t("Efficiency factors of ", "效率系数：")) + s.gpu.name + ": GEMM " + b.num(s.gpu.eff.gemm * 100, 0) + b.t("%, attention ", "%，注意力 ") + b.num(attention * 100, 0) +
+               b.t("%, HBM ", "%，HBM ") + b.num(s.gpu.eff.hbm * 100, 0) + b.t("%, RDMA ", "%，RDMA ") + b.num(s.gpu.eff.rdma * 100, 0) +
+               b.t("%, NVLink ", "%，NVLink ") + b.num(s.gpu.eff.nvlink * 100, 0) + "%" +
                (s.gpu.calibrated_figures == 0 ? std::string(b.t(" (no published measurement for this GPU: family defaults)", "（该 GPU 无公开实测：使用同族默认值）"))
                                             : std::string(b.t(" (fitted on ", "（拟合自 ")) + std::to_string(s.gpu.calibrated_figures) +
                                                   (s.gpu.calibrated_figures == 1 ? b.t(" published measurement)", " 个公开实测）") : b.t(" published measurements)", " 个公开实测）"))));

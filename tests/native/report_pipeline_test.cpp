@@ -196,6 +196,14 @@ TEST(ReportPipeline, MethodNamesTheGpusOwnComputeShares) {
   EXPECT_NE(text.find("Efficiency factors of NVIDIA H20 96GB: GEMM"), std::string::npos);
   EXPECT_NE(text.find(attn + ", HBM"), std::string::npos) << attn;
   EXPECT_NE(text.find("so attention kernels keep them busier"), std::string::npos);
+  // The Chinese report names every share in Chinese: no English word left in the line.
+  const std::string zh = render_text(corrected_report(test::scenario(doc), Lang::Zh));
+  const std::size_t line = zh.find("效率系数：NVIDIA H20 96GB: GEMM");
+  ASSERT_NE(line, std::string::npos);
+  const std::string factors = zh.substr(line, zh.find('\n', line) - line);
+  EXPECT_NE(factors.find("%，注意力 " + attn.substr(10)), std::string::npos) << factors;
+  EXPECT_EQ(factors.find("attention"), std::string::npos) << factors;
+  EXPECT_EQ(factors.find(", "), std::string::npos) << factors;
   doc["hardware"]["gpu"] = "h100-80g";
   EXPECT_EQ(render_text(corrected_report(test::scenario(doc), Lang::En)).find("keep them busier"), std::string::npos);
 }
