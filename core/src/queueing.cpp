@@ -50,6 +50,7 @@ LengthDist::LengthDist(double mean, double max) : mean_(mean), max_(max) {
     else hi = mid;
   }
   rate_ = std::exp(0.5 * (lo + hi));
+  norm_ = -std::expm1(-rate_ * w);
   double m1, m2;
   decreasing_moments(rate_, w, m1, m2);
   // E[L^2] with L = 1 + Y (or 1 + w - Y when mirrored).
@@ -72,8 +73,17 @@ double LengthDist::cdf(double len) const {
   const double w = max_ - 1.0;
   const double y = std::clamp(mirrored_ ? w - (len - 1.0) : len - 1.0, 0.0, w);
   // CDF of exp(-a y) on [0, w]; mirrored: P(L <= len) = P(Y >= w - (len - 1)).
-  const double f = rate_ * w < 1e-6 ? y / w : -std::expm1(-rate_ * y) / -std::expm1(-rate_ * w);
+  const double f = rate_ * w < 1e-6 ? y / w : -std::expm1(-rate_ * y) / norm_;
   return mirrored_ ? 1.0 - f : f;
+}
+
+// cdf's inverse in closed form: Y = -log(1 - q (1 - exp(-a w))) / a at mass q of exp(-a y) on [0, w];
+// mirrored, P(L <= len) = 1 - F_Y(w - (len - 1)).
+double LengthDist::quantile(double p) const {
+  if (fixed_) return mean_;
+  const double w = max_ - 1.0, q = std::clamp(mirrored_ ? 1.0 - p : p, 0.0, 1.0);
+  const double y = rate_ * w < 1e-6 ? q * w : -std::log1p(-q * norm_) / rate_;
+  return 1.0 + std::clamp(mirrored_ ? w - y : y, 0.0, w);
 }
 
 double Rng::uniform() {

@@ -78,10 +78,8 @@ double drain_s(const Evaluation& ev, double c) {
   double t = 0, k_prev = 1, b_prev = c;  // the first token comes out of the prefill pass
   for (int i = 1; i <= levels && k_prev < end; ++i) {
     const double b = i == levels ? 0.0 : c * std::pow(c, -static_cast<double>(i) / (levels - 1));
-    // Steps at which b requests are left: S(k) = b / c, i.e. F(k) = 1 - b / c (bisection on the CDF).
-    double lo = 0, hi = out.max();
-    for (int j = 0; j < 40 && b > 0; ++j) ((out.cdf(0.5 * (lo + hi)) < 1.0 - b / c) ? lo : hi) = 0.5 * (lo + hi);
-    const double k = std::max(k_prev, std::min(end, b > 0 ? hi : end));
+    // Steps at which b requests are left: S(k) = b / c, i.e. F(k) = 1 - b / c (the CDF's inverse).
+    const double k = std::max(k_prev, std::min(end, b > 0 ? out.quantile(1.0 - b / c) : end));
     const double batch = std::max(1.0, std::sqrt(b_prev * std::max(b, 1.0)));
     t += (k - k_prev) * tpot(batch);
     k_prev = k;

@@ -132,6 +132,27 @@ TEST(PhysicsTtft, LengthDistMeanFarFromMiddle) {
   }
 }
 
+// The quantile is the CDF's inverse (a finite run's drain reads the step at which b of c requests are
+// left from it), for lengths below and above the middle of [1, max] and nearly uniform ones; a fixed
+// length is its own quantile.
+TEST(PhysicsTtft, LengthDistQuantileInvertsTheCdf) {
+  const std::vector<std::pair<double, double>> cases = {{217.4, 2048}, {1800, 2048}, {512, 131072}, {1024.4, 2048}, {60, 8192}};
+  for (auto [mean, max] : cases) {
+    SCOPED_TRACE(std::to_string(mean) + " / " + std::to_string(max));
+    const LengthDist L(mean, max);
+    double prev = 0;
+    for (double p : {1e-6, 0.01, 0.1, 0.3, 0.5, 0.7, 0.9, 0.99, 0.999999}) {
+      const double q = L.quantile(p);
+      EXPECT_NEAR(L.cdf(q), p, 1e-9) << "p " << p << " -> " << q;
+      EXPECT_GE(q, 1.0);
+      EXPECT_LE(q, max);
+      EXPECT_GT(q, prev);
+      prev = q;
+    }
+  }
+  EXPECT_EQ(LengthDist(512, 512).quantile(0.3), 512.0);
+}
+
 // The same 32 GPUs, colocated and split into 16 prefill + 16 decode GPUs.
 TEST(PhysicsTtft, ColocatedAndDisaggregatedBothWork) {
   const Scenario sc = scenario(json::object());

@@ -15,12 +15,14 @@ class LengthDist {
   LengthDist(double mean, double max);
   double sample(double u) const;  // inverse CDF, u in [0, 1)
   double cdf(double len) const;   // P(L <= len)
+  double quantile(double p) const;  // the length with P(L <= length) = p, p in (0, 1): cdf's inverse
   bool fixed() const { return fixed_; }  // every length equals the mean
   double mean() const { return mean_; }
   double max() const { return max_; }
   double second_moment() const { return m2_; }  // E[L^2]
  private:
   double mean_, max_, rate_ = 0, m2_ = 0;
+  double norm_ = 1;  // 1 - exp(-rate w): the truncated exponential's mass on [0, w]
   bool fixed_ = false, mirrored_ = false;
 };
 
