@@ -13,7 +13,7 @@ namespace slo {
 class LengthDist {
  public:
   LengthDist(double mean, double max);
-  double sample(double u) const;  // inverse CDF, u in [0, 1)
+  double sample(double u) const;  // a length drawn from u in [0, 1) (mirrored lengths run the other way: not the quantile)
   double cdf(double len) const;   // P(L <= len)
   double quantile(double p) const;  // the length with P(L <= length) = p, p in (0, 1): cdf's inverse
   bool fixed() const { return fixed_; }  // every length equals the mean
