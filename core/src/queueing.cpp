@@ -77,14 +77,8 @@ double LengthDist::cdf(double len) const {
   return mirrored_ ? 1.0 - f : f;
 }
 
-// cdf's inverse in closed form: Y = -log(1 - q (1 - exp(-a w))) / a at mass q of exp(-a y) on [0, w];
-// mirrored, P(L <= len) = 1 - F_Y(w - (len - 1)).
-double LengthDist::quantile(double p) const {
-  if (fixed_) return mean_;
-  const double w = max_ - 1.0, q = std::clamp(mirrored_ ? 1.0 - p : p, 0.0, 1.0);
-  const double y = rate_ * w < 1e-6 ? q * w : -std::log1p(-q * norm_) / rate_;
-  return 1.0 + std::clamp(mirrored_ ? w - y : y, 0.0, w);
-}
+// cdf's inverse: sample() inverts Y's CDF and mirrors, so above the middle its argument runs the other way.
+double LengthDist::quantile(double p) const { return sample(std::clamp(mirrored_ ? 1.0 - p : p, 0.0, 1.0)); }
 
 double Rng::uniform() {
   uint64_t z = (s_ += 0x9E3779B97F4A7C15ULL);
