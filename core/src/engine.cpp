@@ -240,7 +240,11 @@ void select_for_gpu(Engine& e, const Gpu& g, const std::string& release) {
   for (const auto& b : *e.builds) {
     if (b.platform != g.eff.platform) continue;
     if (!b.release_before.empty() && !release_before(release, b.release_before)) continue;
-    if (!pick || !b.release_before.empty()) pick = &b;
+    // A release-bound build before an unbound one, and the tightest bound first (vLLM 0.5.x: "v05",
+    // not "v0"), whatever the order of the file's keys.
+    const bool tighter = pick && !pick->release_before.empty() && !b.release_before.empty() &&
+                         release_before(b.release_before, pick->release_before);
+    if (!pick || (pick->release_before.empty() && !b.release_before.empty()) || tighter) pick = &b;
   }
   if (!pick) return;
   e.overheads = pick->overheads;

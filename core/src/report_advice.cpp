@@ -135,6 +135,7 @@ std::string build_name(const B& b, const Engine& e) {
   const std::string key = e.profile.substr(at + 1);
   if (key == "rocm") return b.t(", ROCm build", "，ROCm 版本");
   if (key == "v0") return b.t(", V0 engine (releases before 0.8.0)", "，V0 引擎（0.8.0 之前的版本）");
+  if (key == "v05") return b.t(", V0 engine before 0.6.0 (host work in the engine's process)", "，0.6.0 之前的 V0 引擎（主机工作在引擎进程内）");
   return ", " + key;
 }
 

@@ -82,9 +82,11 @@ TEST(PhysicsBenchmarks, LeaveOneSourceOutAccuracyAndBands) {
     by_regime[r.regime].push_back(r.predicted / r.measured - 1.0);
     EXPECT_LE(std::fabs(r.error_pct()), r.id.rfind("gpustack-gptoss20b-a100-sglang-", 0) == 0 ? 3200.0 : 600.0) << r.id << " (" << r.regime << "): predicted " << r.predicted << " vs measured " << r.measured << " " << r.unit;
   }
-  EXPECT_GE(rows.size(), 1559u);
-  EXPECT_GE(errs.size(), 1300u);
-  // Every figure, validation-only sources included: 1,559 figures, 16.1% / 71.1% (16.0% / 71.9% over 1,527 before the 32 figures of
+  EXPECT_GE(rows.size(), 1739u);
+  EXPECT_GE(errs.size(), 1480u);
+  // Every figure, validation-only sources included: 1,739 figures, 17.1% / 70.4% (16.1% / 71.1% over 1,559 before the 180 figures of
+  // four files mapped before any prediction on 2026-12-07, stop 47 (Lambda's vLLM tables, InferenceX's B300/MI325X/MI300X pull requests,
+  // MLPerf v5.0), 31.8% and 18.5% off before their refit, and vLLM's pre-0.6.0 build; 16.0% / 71.9% over 1,527 before the 32 figures of
   // four sources mapped before any prediction on 2026-12-07, stop 46, the 28 fitted ones 15.9% off before their refit; 16.2% / 72.3%
   // before attention followed each GPU's tensor/FP32 balance; 16.7% / 73.9% before weight-only quantized
   // GEMMs ran at their Marlin-class rate, 2026-12-07; 16.4% / 71.9% over 1,262 before the 265
@@ -110,15 +112,18 @@ TEST(PhysicsBenchmarks, LeaveOneSourceOutAccuracyAndBands) {
   // NVLink domain and vLLM's A100 defaults; 17.3% over 630 before
   // GPUStack's gpt-oss A100 runs joined as validation only, docs/MEASUREMENTS.md distortion rule,
   // and its GLM-4.6 H100 runs joined the fit, 2.2-2.5x fast held out).
-  EXPECT_LE(quantile(all, 0.5), 17.0);
+  EXPECT_LE(quantile(all, 0.5), 17.5);
   EXPECT_LE(quantile(all, 0.9), 75.0);
   EXPECT_LE(quantile(validation_only, 0.5), 90.0);
   EXPECT_GE(gpus.size(), 8u);
   EXPECT_GE(engines.size(), 3u);
   EXPECT_GE(models.size(), 9u);
   EXPECT_TRUE(kinds.count("ttft") && kinds.count("tpot") && kinds.count("throughput") && kinds.count("latency"));
-  // Fitted sources: guards the measured 14.52% / 47.6%, 208 beyond 35%, 95 beyond 60%, 10 beyond 300% over 1,300 figures
-  // (issue 9's bar, 12% / 35%, none beyond 60%, is not met: docs/PHYSICS.md; the same 1,272 as before 14.55% -> 14.52%,
+  // Fitted sources: guards the measured 15.32% / 53.3%, 295 beyond 35%, 118 beyond 60%, 10 beyond 300% over 1,480 figures
+  // (issue 9's bar, 12% / 35%, none beyond 60%, is not met: docs/PHYSICS.md). 14.52% / 47.6%, 208, 95, 10 over 1,300 before the
+  // 180 figures of 2026-12-07, stop 47 (held out at 27.6% median: Lambda's pre-0.6.0 vLLM table 37.8%, InferenceX's B300 SGLang
+  // 46.8%, MLPerf v5.0 18.4%) and vLLM's pre-0.6.0 build, whose refit took those 1,300 to 13.99% / 51.8%, 230 beyond 35%
+  // (the same 1,272 as before 14.55% -> 14.52%,
   // p90 49.1% -> 48.4%, once the 28 fitted figures of 2026-12-07, stop 46 (Lambda's vLLM A100 bursts, vLLM PR 7117's H100
   // offline runs, SGLang PR 6867's 32K prefill on H20; 15.9% off before their refit) joined the fit; 14.55% / 49.1%, 209, 94,
   // 10 over 1,272 before them; 14.6% / 48.4%, 211, 95, 8 before an attention
@@ -155,9 +160,9 @@ TEST(PhysicsBenchmarks, LeaveOneSourceOutAccuracyAndBands) {
   // memory fraction; 12.0% / 45.4%, 75 before eager decode above the CUDA-graph limit; 12.4% / 47.7%, 76 before the rack-scale NVLink domain and vLLM's A100 defaults; 12.3% / 44.6%, 70 before GPUStack's GLM-4.6 H100 runs, all 6 beyond 100%). The median was 11.7% before a finite run's first wave entered its mean
   // TTFT (2026-12-04): one row, SGLang's cookbook Llama 70B on A100 at concurrency 100, measures less
   // than that wave's physical floor and drags Ampere's held-out fold.
-  EXPECT_LE(quantile(errs, 0.5), 14.8);
-  EXPECT_LE(quantile(errs, 0.9), 48.0);
-  EXPECT_LE(std::count_if(errs.begin(), errs.end(), [](double e) { return e > 35.0; }), 212);
+  EXPECT_LE(quantile(errs, 0.5), 15.6);
+  EXPECT_LE(quantile(errs, 0.9), 54.0);
+  EXPECT_LE(std::count_if(errs.begin(), errs.end(), [](double e) { return e > 35.0; }), 298);
   EXPECT_LE(std::count_if(errs.begin(), errs.end(), [](double e) { return e > 300.0; }), 10);
   int validated = 0;
   for (const auto& [regime, e] : by_regime) {

@@ -366,10 +366,10 @@ TEST(ReportPipeline, HeadlineNamesTheWorstMissAndItsFixApplies) {
   const Report r = corrected_report(test::scenario(json::object()), Lang::En);
   EXPECT_EQ(r.headline.rfind("Meets 2 of 5 targets. Throughput (input + output tokens/s): short by 91% (", 0), 0u) << r.headline;
   EXPECT_NE(r.headline.find(" tokens/s against 50,000 tokens/s). 2 more targets missed."), std::string::npos) << r.headline;
-  EXPECT_NE(r.headline.find("Smallest cluster meeting every target: 10 x 8 NVIDIA H20 96GB, 24P:56D."), std::string::npos) << r.headline;
+  EXPECT_NE(r.headline.find("Smallest cluster meeting every target: 9 x 8 NVIDIA H20 96GB, 16P:56D."), std::string::npos) << r.headline;
   const json out = json::parse(api::evaluate(api::default_scenario(), "{}"));
   ASSERT_TRUE(out.contains("recommended"));
-  EXPECT_EQ(out["recommended"]["gpus"], 80);
+  EXPECT_EQ(out["recommended"]["gpus"], 72);
   const json applied = json::parse(api::evaluate(out["recommended"]["scenario"].dump(), "{}"));
   ASSERT_TRUE(applied["ok"].get<bool>()) << applied["errors"].dump();
   EXPECT_EQ(applied["report"]["headline"].get<std::string>().rfind("Meets every target (5).", 0), 0u) << applied["report"]["headline"];

@@ -57,8 +57,10 @@ TEST(Scenario, AmdGpuSelectsTheEnginesRocmBuild) {
   EXPECT_EQ(cuda.scenario.deployment.engine.profile, cuda.scenario.deployment.engine.id);
 }
 
-// vLLM's V0 engine (CUDA releases before 0.8.0) has its own fitted host overheads ("vllm@v0"); a
-// later or unstated release keeps the base (V1) profile, and a ROCm GPU its ROCm build whatever the release.
+// vLLM's V0 engine (CUDA releases before 0.8.0) has its own fitted host overheads ("vllm@v0"), and
+// its releases before 0.6.0 (host work in the engine's process) theirs ("vllm@v05", the tighter
+// bound wins); a later or unstated release keeps the base (V1) profile, and a ROCm GPU its ROCm
+// build whatever the release.
 TEST(Scenario, VllmReleasesBefore080SelectTheV0Build) {
   auto profile = [](const char* gpu, const json& version) {
     json doc = {{"version", 2},
@@ -70,6 +72,9 @@ TEST(Scenario, VllmReleasesBefore080SelectTheV0Build) {
     EXPECT_TRUE(p.ok) << (p.errors.empty() ? "" : p.errors[0].path + ": " + p.errors[0].message);
     return p.ok ? p.scenario.deployment.engine.profile : std::string("(invalid)");
   };
+  EXPECT_EQ(profile("h100-80g", "0.5.4"), "vllm@v05");
+  EXPECT_EQ(profile("a100-80g", "0.2.7+PR2542 (fused MoE)"), "vllm@v05");
+  EXPECT_EQ(profile("h100-80g", "0.6.0"), "vllm@v0");
   EXPECT_EQ(profile("h100-80g", "0.6.3.post2.dev308+gb489fc3c"), "vllm@v0");
   EXPECT_EQ(profile("h100-80g", "0.7.3"), "vllm@v0");
   EXPECT_EQ(profile("h100-80g", "0.8.0"), "vllm");

@@ -138,10 +138,10 @@ struct Engine {
   int mxfp4_pad_hidden = 0, mxfp4_pad_intermediate = 0;
   // Builds with their own overheads, fitted separately; `profile` names the one in use: per platform
   // (the ROCm build of SGLang/vLLM runs other kernel libraries: aiter, CK, Triton, RCCL) and per
-  // engine generation (vLLM's V0 engine, releases before 0.8.0). Shared, not copied: every Scenario
-  // holds its Engine by value and the search copies Scenarios.
+  // engine generation (vLLM's V0 engine, releases before 0.8.0; before 0.6.0, its first form).
+  // Shared, not copied: every Scenario holds its Engine by value and the search copies Scenarios.
   struct Build {
-    std::string key;             // "rocm", "v0": the profile is "<engine>@<key>"
+    std::string key;             // "rocm", "v0", "v05": the profile is "<engine>@<key>"
     EngineOverheads overheads;
     std::string platform;        // the GPU family's software platform it runs on ("cuda", "rocm")
     std::string release_before;  // applies to stated releases before this one ("" = any release)
@@ -151,7 +151,8 @@ struct Engine {
 };
 
 // Selects the engine's build for the GPU's software platform and the stated release (no-op when
-// none applies; a release-bound build before an unbound one) and its batch defaults for the GPU's class.
+// none applies; a release-bound build before an unbound one, the tightest bound first) and its batch
+// defaults for the GPU's class.
 void select_for_gpu(Engine& e, const Gpu& g, const std::string& release);
 
 // True when a stated release (e.g. "0.4.3.post2", "v0.7.3.dev138 (rocm/...)") is at or before
