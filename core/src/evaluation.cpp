@@ -5,6 +5,7 @@
 #include <array>
 #include <map>
 #include <tuple>
+#include <utility>
 #include <cmath>
 
 #include "slo/kv_cache.hpp"
@@ -35,17 +36,16 @@ void make_pools(std::vector<PoolEval>& out, const Deployment& d, int gpn) {
 
 namespace {
 
-// LengthDist solves for its rate by bisection; fits and searches evaluate the same workload many
-// times, so each thread keeps the last few solutions (identical results, no shared state).
+// LengthDist solves for its rate by bisection; fits and searches evaluate the same workloads many
+// times, so each thread keeps their solutions (identical results, no shared state). A fit cycles
+// through hundreds of distinct workloads (a last-16 cache missed nearly every time: 12% of a fit's
+// time went to re-solving); the map is cleared when it reaches 4,096 entries.
 LengthDist cached_length_dist(double mean, double max) {
-  struct Entry { double mean, max; LengthDist d; };
-  thread_local std::vector<Entry> cache;
-  for (const auto& e : cache)
-    if (e.mean == mean && e.max == max) return e.d;
-  LengthDist d(mean, max);
-  if (cache.size() >= 16) cache.erase(cache.begin());
-  cache.push_back(Entry{mean, max, d});
-  return d;
+  thread_local std::map<std::pair<double, double>, LengthDist> cache;
+  const auto key = std::make_pair(mean, max);
+  if (const auto hit = cache.find(key); hit != cache.end()) return hit->second;
+  if (cache.size() >= 4096) cache.clear();
+  return cache.emplace(key, LengthDist(mean, max)).first->second;
 }
 
 void bind(PoolEval& pe, const Scenario& s, const Deployment& d, const Precision& p, const Gpu& g) {
