@@ -131,3 +131,23 @@ TEST(PhysicsTime, FixedOutputsReturnAPassAtATime) {
   EXPECT_GT(pass4, 0);
   EXPECT_NEAR(grown, pass4, 0.15 * pass4);
 }
+
+// The sequences in flight are a length-biased draw of the outputs (a slot holds a long request
+// longer): with varied outputs they have done E[L^2] / (2 E[L]) tokens, not E[L] / 2 (renewal-reward
+// theorem). Fixed outputs keep input + output / 2. A ShareGPT-like output (mean 200, maximum 2,048:
+// nearly exponential, E[L^2] ~ 2 E[L]^2) has done about its mean, so the KV-bound batch is smaller.
+TEST(PhysicsTime, RunningContextIsLengthBiasedForVariedOutputs) {
+  json doc = fixed_loop("vllm", "0.10.1");
+  doc["workload"]["input_tokens"] = 200, doc["workload"]["input_tokens_max"] = 200;
+  doc["workload"]["output_tokens"] = 200, doc["workload"]["output_tokens_max"] = 200;
+  const Evaluation fixed = evaluate_scenario(scenario(doc), kNoTtft);
+  EXPECT_DOUBLE_EQ(fixed.running_context, 300.0);
+  doc["workload"]["output_tokens_max"] = 2048;
+  const Evaluation varied = evaluate_scenario(scenario(doc), kNoTtft);
+  const LengthDist& out = varied.output;
+  EXPECT_DOUBLE_EQ(varied.running_context, 200.0 + out.second_moment() / (2.0 * out.mean()));
+  EXPECT_GT(varied.running_context, 380.0);  // exponential-like: about input + output
+  EXPECT_LT(varied.running_context, 420.0);
+  EXPECT_GT(fixed.sessions_target_ctx, 0.0);
+  EXPECT_LT(varied.op_max.in_flight, fixed.op_max.in_flight + 1e-9);
+}
