@@ -82,9 +82,11 @@ TEST(PhysicsBenchmarks, LeaveOneSourceOutAccuracyAndBands) {
     by_regime[r.regime].push_back(r.predicted / r.measured - 1.0);
     EXPECT_LE(std::fabs(r.error_pct()), r.id.rfind("gpustack-gptoss20b-a100-sglang-", 0) == 0 ? 3200.0 : 600.0) << r.id << " (" << r.regime << "): predicted " << r.predicted << " vs measured " << r.measured << " " << r.unit;
   }
-  EXPECT_GE(rows.size(), 1739u);
-  EXPECT_GE(errs.size(), 1480u);
-  // Every figure, validation-only sources included: 1,739 figures, 17.1% / 70.4% (16.1% / 71.1% over 1,559 before the 180 figures of
+  EXPECT_GE(rows.size(), 1878u);
+  EXPECT_GE(errs.size(), 1619u);
+  // Every figure, validation-only sources included: 1,878 figures, 16.2% / 74.8% (17.0% / 70.4% over 1,739 before the 139 figures
+  // of three files mapped before any prediction on 2026-12-07, stop 48, 9.1% off before their refit, and the length-biased running
+  // context; 17.1% / 70.4% before the running context; 16.1% / 71.1% over 1,559 before the 180 figures of
   // four files mapped before any prediction on 2026-12-07, stop 47 (Lambda's vLLM tables, InferenceX's B300/MI325X/MI300X pull requests,
   // MLPerf v5.0), 31.8% and 18.5% off before their refit, and vLLM's pre-0.6.0 build; 16.0% / 71.9% over 1,527 before the 32 figures of
   // four sources mapped before any prediction on 2026-12-07, stop 46, the 28 fitted ones 15.9% off before their refit; 16.2% / 72.3%
@@ -119,8 +121,10 @@ TEST(PhysicsBenchmarks, LeaveOneSourceOutAccuracyAndBands) {
   EXPECT_GE(engines.size(), 3u);
   EXPECT_GE(models.size(), 9u);
   EXPECT_TRUE(kinds.count("ttft") && kinds.count("tpot") && kinds.count("throughput") && kinds.count("latency"));
-  // Fitted sources: guards the measured 15.32% / 53.3%, 295 beyond 35%, 118 beyond 60%, 10 beyond 300% over 1,480 figures
-  // (issue 9's bar, 12% / 35%, none beyond 60%, is not met: docs/PHYSICS.md). 14.52% / 47.6%, 208, 95, 10 over 1,300 before the
+  // Fitted sources: guards the measured 14.72% / 56.6%, 327 beyond 35%, 149 beyond 60%, 10 beyond 300% over 1,619 figures
+  // (issue 9's bar, 12% / 35%, none beyond 60%, is not met: docs/PHYSICS.md). 15.15% / 53.4%, 295, 114 over 1,480 before the 139
+  // figures of 2026-12-07, stop 48 (held out at 9.5% median, dstack's upstream-vLLM MI300X runs 130%), whose refit took those 1,480
+  // to 15.10% / 52.1%; 15.32% / 53.3%, 295, 118 before the running context counted the in-flight sequences' length bias. 14.52% / 47.6%, 208, 95, 10 over 1,300 before the
   // 180 figures of 2026-12-07, stop 47 (held out at 27.6% median: Lambda's pre-0.6.0 vLLM table 37.8%, InferenceX's B300 SGLang
   // 46.8%, MLPerf v5.0 18.4%) and vLLM's pre-0.6.0 build, whose refit took those 1,300 to 13.99% / 51.8%, 230 beyond 35%
   // (the same 1,272 as before 14.55% -> 14.52%,
@@ -160,9 +164,9 @@ TEST(PhysicsBenchmarks, LeaveOneSourceOutAccuracyAndBands) {
   // memory fraction; 12.0% / 45.4%, 75 before eager decode above the CUDA-graph limit; 12.4% / 47.7%, 76 before the rack-scale NVLink domain and vLLM's A100 defaults; 12.3% / 44.6%, 70 before GPUStack's GLM-4.6 H100 runs, all 6 beyond 100%). The median was 11.7% before a finite run's first wave entered its mean
   // TTFT (2026-12-04): one row, SGLang's cookbook Llama 70B on A100 at concurrency 100, measures less
   // than that wave's physical floor and drags Ampere's held-out fold.
-  EXPECT_LE(quantile(errs, 0.5), 15.6);
-  EXPECT_LE(quantile(errs, 0.9), 54.0);
-  EXPECT_LE(std::count_if(errs.begin(), errs.end(), [](double e) { return e > 35.0; }), 298);
+  EXPECT_LE(quantile(errs, 0.5), 15.0);
+  EXPECT_LE(quantile(errs, 0.9), 57.0);
+  EXPECT_LE(std::count_if(errs.begin(), errs.end(), [](double e) { return e > 35.0; }), 330);
   EXPECT_LE(std::count_if(errs.begin(), errs.end(), [](double e) { return e > 300.0; }), 10);
   int validated = 0;
   for (const auto& [regime, e] : by_regime) {
