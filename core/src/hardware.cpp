@@ -1,5 +1,6 @@
 #include "slo/hardware.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 
@@ -13,7 +14,13 @@ namespace slo {
 
 using nlohmann::json;
 
-double Gpu::peak(DType t) const {
+// A board below its family's reference power runs its tensor cores at the clock its power limit
+// allows: at one architecture's energy per FLOP, sustained FLOP/s scale with the power.
+// Source: MLPerf Inference v5.0 Offline llama2-70b, 2 x H100 NVL (400 W) and 4 x H100 PCIe (350 W)
+// deliver 0.55 and 0.53 of an H100 SXM's (700 W) tokens/s per GPU (docs/PHYSICS.md, power limit).
+double Gpu::peak(DType t) const { return spec_peak(t) * power_scale; }
+
+double Gpu::spec_peak(DType t) const {
   switch (t) {
     case DType::BF16:
     case DType::FP16: return bf16_flops;
@@ -98,6 +105,7 @@ const std::vector<Gpu>& gpu_presets() {
       x.bf16_flops = g.at("bf16_tflops").get<double>() * 1e12;
       x.fp8_flops = g.value("fp8_tflops", 0.0) * 1e12;
       x.int8_ops = g.value("int8_tops", 0.0) * 1e12;
+      x.board_power_w = g.value("board_power_w", 0.0);
       x.fp4_flops = g.value("fp4_tflops", 0.0) * 1e12;
       x.fp32_flops = g.value("fp32_tflops", 0.0) * 1e12;
       x.nvlink_bytes_s = g.value("nvlink_gb_s", 0.0) * 1e9;
@@ -126,6 +134,15 @@ const std::vector<Gpu>& gpu_presets() {
       if (ratio <= 0) throw InternalError("gpus.json: family " + name + ": reference GPU " + ref + " unknown or without fp32_tflops");
       for (auto& x : out)
         if (x.family == name) x.eff.tensor_fp32_ratio = ratio;
+      // The reference GPU's power and spec set the family's energy per FLOP (Gpu::peak).
+      const Gpu* r = nullptr;
+      for (const auto& x : out)
+        if (x.id == ref) r = &x;
+      if (r->board_power_w <= 0) continue;
+      const double ref_power = r->board_power_w, ref_flops = r->bf16_flops;
+      for (auto& x : out)
+        if (x.family == name && x.board_power_w > 0 && x.bf16_flops > 0)
+          x.power_scale = std::min(1.0, x.board_power_w / ref_power * ref_flops / x.bf16_flops);
     }
     return out;
   }();

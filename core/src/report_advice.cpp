@@ -159,6 +159,14 @@ void add_method(Report& r, const Ctx& c) {
                  b.num(s.gpu.bf16_flops / s.gpu.fp32_flops, 1) + b.t(" against ", " 对 ") + b.num(s.gpu.eff.tensor_fp32_ratio, 1) +
                  b.t(" BF16/FP32 FLOPs), so attention kernels keep them busier: the family's attention share ", " BF16/FP32 FLOPs），注意力内核能让张量核心更满：该族注意力效率 ") +
                  b.num(s.gpu.eff.attention * 100, 0) + b.t("% becomes the figure above.", "% 折算为上述数值。"));
+    if (s.gpu.power_scale < 1.0) {
+      const std::string watts = b.num(s.gpu.board_power_w, 0), share = b.num(s.gpu.power_scale * 100, 0), spec = b.num(s.gpu.bf16_flops / 1e12, 0);
+      sec.bullet(b.lang == Lang::Zh
+                     ? "其功耗上限（" + watts + " W）只能维持张量核心标称算力（" + spec + " BF16 TFLOP/s）的 " + share +
+                           "%：同族每 FLOP 能耗相同，时钟会降到功耗上限以内，因此上述 GEMM 与注意力速率均按该比例计算。"
+                     : "Its power limit (" + watts + " W) sustains " + share + "% of its tensor-core spec (" + spec +
+                           " dense BF16 TFLOP/s): at its family's energy per FLOP the clock falls until the power limit holds, so every GEMM and attention rate above is taken at that share.");
+    }
     if (weight_only_int(s.precision))
       sec.bullet(std::string(b.t("Weight-only quantized GEMMs (", "仅权重量化的 GEMM（")) + dtype_name(s.precision.weights) + b.t(" weights, ", " 权重、") +
                  dtype_name(s.precision.activations) + b.t(" activations) run a Marlin-class kernel that dequantizes inside the GEMM: ", " 激活）使用在 GEMM 内反量化的 Marlin 类内核：速率为该 GPU 族 16 位 GEMM 的 ") +

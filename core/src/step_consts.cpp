@@ -32,7 +32,7 @@ GemmBound block_fp8_bound(const Pool& p) {
   b.dense = eng.block_fp8_dense_bound;
   // Tensor-parallel experts run the engine's fused-MoE kernel; expert parallelism (DeepEP) DeepGEMM's.
   b.experts = eng.block_fp8_fused_moe_bound && p.cfg.ep <= 1 && p.model->is_moe();
-  if (b.dense || b.experts) b.flops_s = p.gpu->eff.block_fp8_tflops_per_sm * 1e12 * p.gpu->sms;
+  if (b.dense || b.experts) b.flops_s = p.gpu->eff.block_fp8_tflops_per_sm * 1e12 * p.gpu->sms * p.gpu->power_scale;
   return b;
 }
 
@@ -73,7 +73,7 @@ StepConsts step_consts(const Pool& p) {
   std::string a, b;
   if (!gemm_dtype(p.precision->weights, p.precision->activations, compute, a, b)) compute = DType::BF16;
   double peak = g.peak(compute);
-  if (peak <= 0) peak = g.bf16_flops;
+  if (peak <= 0) peak = g.peak(DType::BF16);
   k.gemm_peak = peak * std::min(0.98, e.gemm * ek.gemm);
   // Grouped expert GEMMs run the engine's MoE kernels, not cuBLAS: their own factor per engine.
   // Source: engine profiles (core/data/engines.json moe_gemm), fitted on each engine's MoE figures.
@@ -92,7 +92,7 @@ StepConsts step_consts(const Pool& p) {
   // The family's attention share at this GPU's tensor/FP32 balance (Gpu::tensor_efficiency). GEMMs keep
   // the family's share: no GEMM measurement on such a GPU shows the same, and scaling them too was
   // worse held out (docs/PHYSICS.md, Calibration item 11).
-  k.attn_peak = (attn8 ? g.peak(act) : g.bf16_flops) * std::min(0.98, g.tensor_efficiency(e.attention) * ek.attention);
+  k.attn_peak = g.peak(attn8 ? act : DType::BF16) * std::min(0.98, g.tensor_efficiency(e.attention) * ek.attention);
   k.wq = weight_bytes(p.precision->weights, p.precision->group_size);
   k.imbalance = 1.0 / p.deployment->balance(k.ep, p.cfg.redundant_experts);
   k.expert_pad = marlin_padding(p, k.moe_tp);

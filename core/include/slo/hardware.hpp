@@ -66,13 +66,19 @@ struct Gpu {
   bool gddr = false;          // board memory is GDDR6 (gpus.json "memory_kind"; L20, L40S, L4), not HBM: the page names it
   int sms = 132;              // streaming multiprocessors
   double fp32_flops = 0;      // FP32 CUDA-core peak (0 = not stated: tensor_efficiency() leaves its family's factors)
+  double board_power_w = 0;   // the board's power limit (TDP, gpus.json board_power_w; 0 = not stated)
+  // Share of its tensor-core spec the board's power limit lets it sustain (1: the spec binds). Set from its
+  // family's reference GPU: sustained FLOP/s <= reference's spec x its power / the reference's power.
+  double power_scale = 1.0;
   Efficiency eff;
   // Published figures its family's factors were fitted on (gpus.json "fitted_on": the ids, or their
   // count in the wasm's copy of the data; the ids themselves are the fit's output, slo-estimator fit).
   int calibrated_figures = 0;
 
-  // Peak dense FLOPs for GEMMs in format t (0 when the GPU has no such tensor cores).
+  // Peak dense FLOPs for GEMMs in format t (0 when the GPU has no such tensor cores), at the rate its
+  // power limit sustains (power_scale); the spec sheet's figure is bf16_flops etc.
   double peak(DType t) const;
+  double spec_peak(DType t) const;
   // The share of its tensor-core peak a compute-bound attention kernel reaches on this GPU, from its
   // family's share e at the family's reference tensor/FP32 ratio (hardware.cpp).
   double tensor_efficiency(double e) const;
