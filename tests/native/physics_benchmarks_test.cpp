@@ -121,10 +121,11 @@ TEST(PhysicsBenchmarks, LeaveOneSourceOutAccuracyAndBands) {
   EXPECT_GE(engines.size(), 3u);
   EXPECT_GE(models.size(), 9u);
   EXPECT_TRUE(kinds.count("ttft") && kinds.count("tpot") && kinds.count("throughput") && kinds.count("latency"));
-  // Fitted sources: guards the measured 14.72% / 56.6%, 327 beyond 35%, 149 beyond 60%, 10 beyond 300% over 1,619 figures
-  // (issue 9's bar, 12% / 35%, none beyond 60%, is not met: docs/PHYSICS.md). 15.15% / 53.4%, 295, 114 over 1,480 before the 139
+  // Fitted sources: guards the measured 14.71% / 56.6%, 323 beyond 35%, 149 beyond 60%, 10 beyond 300% over 1,619 figures
+  // (issue 9's bar, 12% / 35%, none beyond 60%, is not met: docs/PHYSICS.md). 14.72% / 56.6%, 327 before power-limited boards
+  // (MLPerf's PCIe-class H100s 37-55% -> 0.3-13.5%); 15.15% / 53.4%, 295, 114 over 1,480 before the 139
   // figures of 2026-12-07, stop 48 (held out at 9.5% median, dstack's upstream-vLLM MI300X runs 130%), whose refit took those 1,480
-  // to 15.10% / 52.1%; 15.32% / 53.3%, 295, 118 before the running context counted the in-flight sequences' length bias. 14.52% / 47.6%, 208, 95, 10 over 1,300 before the
+  // to 15.10% / 52.1% (15.07% / 51.8% with power-limited boards); 15.32% / 53.3%, 295, 118 before the running context counted the in-flight sequences' length bias. 14.52% / 47.6%, 208, 95, 10 over 1,300 before the
   // 180 figures of 2026-12-07, stop 47 (held out at 27.6% median: Lambda's pre-0.6.0 vLLM table 37.8%, InferenceX's B300 SGLang
   // 46.8%, MLPerf v5.0 18.4%) and vLLM's pre-0.6.0 build, whose refit took those 1,300 to 13.99% / 51.8%, 230 beyond 35%
   // (the same 1,272 as before 14.55% -> 14.52%,
@@ -166,7 +167,7 @@ TEST(PhysicsBenchmarks, LeaveOneSourceOutAccuracyAndBands) {
   // than that wave's physical floor and drags Ampere's held-out fold.
   EXPECT_LE(quantile(errs, 0.5), 15.0);
   EXPECT_LE(quantile(errs, 0.9), 57.0);
-  EXPECT_LE(std::count_if(errs.begin(), errs.end(), [](double e) { return e > 35.0; }), 330);
+  EXPECT_LE(std::count_if(errs.begin(), errs.end(), [](double e) { return e > 35.0; }), 326);
   EXPECT_LE(std::count_if(errs.begin(), errs.end(), [](double e) { return e > 300.0; }), 10);
   int validated = 0;
   for (const auto& [regime, e] : by_regime) {
