@@ -82,9 +82,10 @@ TEST(PhysicsBenchmarks, LeaveOneSourceOutAccuracyAndBands) {
     by_regime[r.regime].push_back(r.predicted / r.measured - 1.0);
     EXPECT_LE(std::fabs(r.error_pct()), r.id.rfind("gpustack-gptoss20b-a100-sglang-", 0) == 0 ? 3200.0 : 600.0) << r.id << " (" << r.regime << "): predicted " << r.predicted << " vs measured " << r.measured << " " << r.unit;
   }
-  EXPECT_GE(rows.size(), 1878u);
-  EXPECT_GE(errs.size(), 1619u);
-  // Every figure, validation-only sources included: 1,878 figures, 16.2% / 74.8% (17.0% / 70.4% over 1,739 before the 139 figures
+  EXPECT_GE(rows.size(), 1922u);
+  EXPECT_GE(errs.size(), 1663u);
+  // Every figure, validation-only sources included: 1,922 figures, 15.9% / 73.2% (16.2% / 74.8% over 1,878 before the 44 figures of
+  // two files mapped before any prediction on 2026-12-07, stop 48, later (L40S, H100 PCIe/NVL), 6.7% off before their refit; 17.0% / 70.4% over 1,739 before the 139 figures
   // of three files mapped before any prediction on 2026-12-07, stop 48, 9.1% off before their refit, and the length-biased running
   // context; 17.1% / 70.4% before the running context; 16.1% / 71.1% over 1,559 before the 180 figures of
   // four files mapped before any prediction on 2026-12-07, stop 47 (Lambda's vLLM tables, InferenceX's B300/MI325X/MI300X pull requests,
@@ -121,8 +122,9 @@ TEST(PhysicsBenchmarks, LeaveOneSourceOutAccuracyAndBands) {
   EXPECT_GE(engines.size(), 3u);
   EXPECT_GE(models.size(), 9u);
   EXPECT_TRUE(kinds.count("ttft") && kinds.count("tpot") && kinds.count("throughput") && kinds.count("latency"));
-  // Fitted sources: guards the measured 14.71% / 56.6%, 323 beyond 35%, 149 beyond 60%, 10 beyond 300% over 1,619 figures
-  // (issue 9's bar, 12% / 35%, none beyond 60%, is not met: docs/PHYSICS.md). 14.72% / 56.6%, 327 before power-limited boards
+  // Fitted sources: guards the measured 14.38% / 56.3%, 327 beyond 35%, 151 beyond 60%, 10 beyond 300% over 1,663 figures
+  // (issue 9's bar, 12% / 35%, none beyond 60%, is not met: docs/PHYSICS.md). 14.71% / 56.6%, 323 over 1,619 before the 44
+  // figures of 2026-12-07, stop 48, later (held out at 8.8%; the eight H100 PCIe/NVL ones 17.8% before their refit); 14.72% / 56.6%, 327 before power-limited boards
   // (MLPerf's PCIe-class H100s 37-55% -> 0.3-13.5%); 15.15% / 53.4%, 295, 114 over 1,480 before the 139
   // figures of 2026-12-07, stop 48 (held out at 9.5% median, dstack's upstream-vLLM MI300X runs 130%), whose refit took those 1,480
   // to 15.10% / 52.1% (15.07% / 51.8% with power-limited boards); 15.32% / 53.3%, 295, 118 before the running context counted the in-flight sequences' length bias. 14.52% / 47.6%, 208, 95, 10 over 1,300 before the
@@ -165,9 +167,9 @@ TEST(PhysicsBenchmarks, LeaveOneSourceOutAccuracyAndBands) {
   // memory fraction; 12.0% / 45.4%, 75 before eager decode above the CUDA-graph limit; 12.4% / 47.7%, 76 before the rack-scale NVLink domain and vLLM's A100 defaults; 12.3% / 44.6%, 70 before GPUStack's GLM-4.6 H100 runs, all 6 beyond 100%). The median was 11.7% before a finite run's first wave entered its mean
   // TTFT (2026-12-04): one row, SGLang's cookbook Llama 70B on A100 at concurrency 100, measures less
   // than that wave's physical floor and drags Ampere's held-out fold.
-  EXPECT_LE(quantile(errs, 0.5), 15.0);
-  EXPECT_LE(quantile(errs, 0.9), 57.0);
-  EXPECT_LE(std::count_if(errs.begin(), errs.end(), [](double e) { return e > 35.0; }), 326);
+  EXPECT_LE(quantile(errs, 0.5), 14.6);
+  EXPECT_LE(quantile(errs, 0.9), 56.5);
+  EXPECT_LE(std::count_if(errs.begin(), errs.end(), [](double e) { return e > 35.0; }), 330);
   EXPECT_LE(std::count_if(errs.begin(), errs.end(), [](double e) { return e > 300.0; }), 10);
   int validated = 0;
   for (const auto& [regime, e] : by_regime) {
