@@ -103,7 +103,7 @@ double tokens_of_kind(ThroughputKind k, double in, double out) {
 StepParts full_prefill_pass(const PoolEval& pe, const LengthDist& in, double scale) {
   const double chunk = pe.pool.deployment->chunked_prefill_tokens;
   const double seqs = std::max(1.0, chunk / in.mean());
-  const double work = chunk * in.second_moment() / (2.0 * in.mean());
+  const double work = chunk * in.biased_done();
   return pool_prefill_pass(pe, chunk, seqs, work, cut_prefix(in, chunk), scale);
 }
 
@@ -349,10 +349,9 @@ bool evaluate_capacity(Evaluation& ev, const EvalOptions& o) {
   const Workload& w = s.workload;
   ev.input = cached_length_dist(w.input_tokens, w.input_tokens_max);
   ev.output = cached_length_dist(w.output_tokens, w.output_tokens_max);
-  // A decoding sequence is a length-biased draw (a slot holds a long request longer): the output it
-  // has done averages E[L^2] / (2 E[L]), L / 2 for fixed lengths. Source: renewal-reward theorem.
-  const double done = ev.output.mean() > 0 ? ev.output.second_moment() / (2.0 * ev.output.mean()) : 0.0;
-  ev.running_context = std::min(w.context_length, w.input_tokens + done);
+  // A decoding sequence is a length-biased draw (a slot holds a long request longer): its output so
+  // far averages LengthDist::biased_done (renewal-reward theorem).
+  ev.running_context = std::min(w.context_length, w.input_tokens + ev.output.biased_done());
   const double scale = o.time_scale;
   PoolMemoEntry* const dec_memo = memo[ev.pools.size() - 1];
   ev.decode_curve = memo_curve(dec_memo, ev.pools.back().pool, *ev.pools.back().consts, ev.running_context, scale);

@@ -128,21 +128,19 @@ const std::vector<Gpu>& gpu_presets() {
     for (const auto& [name, f] : fams.items()) {
       if (!f.contains("tensor_reference_gpu")) continue;
       const std::string ref = f.at("tensor_reference_gpu");
-      double ratio = 0;
-      for (const auto& x : out)
-        if (x.id == ref && x.fp32_flops > 0) ratio = x.bf16_flops / x.fp32_flops;
-      if (ratio <= 0) throw InternalError("gpus.json: family " + name + ": reference GPU " + ref + " unknown or without fp32_tflops");
-      for (auto& x : out)
-        if (x.family == name) x.eff.tensor_fp32_ratio = ratio;
-      // The reference GPU's power and spec set the family's energy per FLOP (Gpu::peak).
       const Gpu* r = nullptr;
       for (const auto& x : out)
         if (x.id == ref) r = &x;
-      if (r->board_power_w <= 0) continue;
+      if (!r || r->fp32_flops <= 0) throw InternalError("gpus.json: family " + name + ": reference GPU " + ref + " unknown or without fp32_tflops");
+      const double ratio = r->bf16_flops / r->fp32_flops;
+      // The reference GPU's power and spec also set the family's energy per FLOP (Gpu::peak).
       const double ref_power = r->board_power_w, ref_flops = r->bf16_flops;
-      for (auto& x : out)
-        if (x.family == name && x.board_power_w > 0 && x.bf16_flops > 0)
+      for (auto& x : out) {
+        if (x.family != name) continue;
+        x.eff.tensor_fp32_ratio = ratio;
+        if (ref_power > 0 && x.board_power_w > 0 && x.bf16_flops > 0)
           x.power_scale = std::min(1.0, x.board_power_w / ref_power * ref_flops / x.bf16_flops);
+      }
     }
     return out;
   }();

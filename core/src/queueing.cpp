@@ -27,7 +27,7 @@ double cut_prefix_fixed(double L, double chunk) {
 }
 
 double cut_prefix(const LengthDist& in, double chunk) {
-  return in.fixed() ? cut_prefix_fixed(in.mean(), chunk) : in.second_moment() / (2.0 * in.mean());
+  return in.fixed() ? cut_prefix_fixed(in.mean(), chunk) : in.biased_done();
 }
 
 LengthDist::LengthDist(double mean, double max) : mean_(mean), max_(max) {

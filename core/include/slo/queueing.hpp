@@ -20,6 +20,9 @@ class LengthDist {
   double mean() const { return mean_; }
   double max() const { return max_; }
   double second_moment() const { return m2_; }  // E[L^2]
+  // Mean length a length-biased draw has done, E[L^2] / (2 E[L]) (L / 2 for fixed lengths): a token's
+  // prefix within its request, a decoding sequence's output so far. Source: renewal-reward theorem.
+  double biased_done() const { return mean_ > 0 ? m2_ / (2.0 * mean_) : 0.0; }
  private:
   double mean_, max_, rate_ = 0, m2_ = 0;
   double norm_ = 1;  // 1 - exp(-rate w): the truncated exponential's mass on [0, w]
